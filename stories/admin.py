@@ -1,0 +1,168 @@
+"""The story admin: every part of a story visible and editable in order.
+
+The rich editor comes later; today an editor sees the whole story on one page, with
+paragraphs and their cites reachable from the section and paragraph pages.
+"""
+
+from django.contrib import admin
+
+from .models import Cite, Correction, Image, KeyFact, ListItem, Paragraph, RelatedLink, Revision, Section, Story
+
+
+class KeyFactInline(admin.StackedInline):
+    model = KeyFact
+    extra = 0
+    fields = ["position", "text", "self_reported", "cite_summary"]
+    readonly_fields = ["cite_summary"]
+    show_change_link = True
+
+    @admin.display(description="cites")
+    def cite_summary(self, fact: KeyFact) -> str:
+        return "; ".join(str(cite) for cite in fact.cites.all()) or "—"
+
+
+class SectionInline(admin.TabularInline):
+    model = Section
+    extra = 0
+    fields = ["position", "heading", "paragraph_count"]
+    readonly_fields = ["paragraph_count"]
+    show_change_link = True
+
+    @admin.display(description="paragraphs")
+    def paragraph_count(self, section: Section) -> int:
+        return section.paragraphs.count()
+
+
+class ImageInline(admin.TabularInline):
+    model = Image
+    extra = 0
+
+
+class ListItemInline(admin.TabularInline):
+    model = ListItem
+    extra = 0
+    verbose_name = "unresolved question or decision-card item"
+    verbose_name_plural = "unresolved questions and decision card"
+
+
+class CorrectionInline(admin.TabularInline):
+    model = Correction
+    extra = 0
+
+
+class RelatedLinkInline(admin.TabularInline):
+    model = RelatedLink
+    extra = 0
+
+
+class RevisionInline(admin.TabularInline):
+    model = Revision
+    extra = 0
+    fields = ["created_at", "actor", "note"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Story)
+class StoryAdmin(admin.ModelAdmin):
+    list_display = ["desk_id", "headline", "newsroom", "beat", "edition", "status", "trust", "published_at"]
+    list_filter = ["status", "trust", "newsroom", "beat", "edition"]
+    list_select_related = ["newsroom", "beat", "edition"]
+    search_fields = ["headline", "slug", "=desk_id", "dek"]
+    date_hierarchy = "published_at"
+    autocomplete_fields = ["newsroom", "beat", "edition"]
+    readonly_fields = ["created_at", "updated_at", "disclosure", "reuse_terms", "run_guide", "sponsor"]
+    fieldsets = [
+        (None, {"fields": ["desk_id", "slug", "dateline", "status", "published_at", "trust"]}),
+        ("Placement", {"fields": ["newsroom", "beat", "edition", "audience"]}),
+        ("Text", {"fields": ["headline", "dek", "angle"]}),
+        ("Writer", {"fields": ["writer_agent", "writer_run_id"]}),
+        ("Site-wide texts carried", {"fields": ["disclosure", "reuse_terms", "run_guide", "sponsor"]}),
+        ("History", {"fields": ["created_at", "updated_at"]}),
+    ]
+    inlines = [
+        KeyFactInline,
+        SectionInline,
+        ImageInline,
+        ListItemInline,
+        CorrectionInline,
+        RelatedLinkInline,
+        RevisionInline,
+    ]
+
+
+class CiteInline(admin.TabularInline):
+    model = Cite
+    extra = 0
+    fields = ["position", "manifest_id", "claim_ids"]
+
+
+class ParagraphInline(admin.StackedInline):
+    model = Paragraph
+    extra = 0
+    fields = ["position", "markdown"]
+    show_change_link = True
+
+
+@admin.register(Section)
+class SectionAdmin(admin.ModelAdmin):
+    list_display = ["heading", "story", "position"]
+    list_select_related = ["story"]
+    search_fields = ["heading", "story__headline"]
+    autocomplete_fields = ["story"]
+    inlines = [ParagraphInline]
+
+
+@admin.register(Paragraph)
+class ParagraphAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "section", "position"]
+    list_select_related = ["section"]
+    search_fields = ["markdown"]
+    autocomplete_fields = ["story", "section"]
+    inlines = [CiteInline]
+
+    def save_formset(self, request, form, formset, change):
+        # A cite also points at its story, so one query finds all of a story's cites.
+        for cite in formset.save(commit=False):
+            cite.story_id = form.instance.story_id
+            cite.save()
+        formset.save_m2m()
+        for cite in formset.deleted_objects:
+            cite.delete()
+
+
+@admin.register(KeyFact)
+class KeyFactAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "story", "self_reported"]
+    list_filter = ["self_reported"]
+    list_select_related = ["story"]
+    search_fields = ["text"]
+    autocomplete_fields = ["story"]
+    inlines = [CiteInline]
+    save_formset = ParagraphAdmin.save_formset
+
+
+@admin.register(Cite)
+class CiteAdmin(admin.ModelAdmin):
+    list_display = ["manifest_id", "claim_ids", "story", "key_fact", "paragraph"]
+    list_select_related = ["story", "key_fact", "paragraph"]
+    search_fields = ["manifest_id", "story__headline"]
+    raw_id_fields = ["story", "key_fact", "paragraph"]
+
+
+@admin.register(Revision)
+class RevisionAdmin(admin.ModelAdmin):
+    list_display = ["story", "created_at", "actor", "note"]
+    list_select_related = ["story"]
+    search_fields = ["story__headline", "actor", "note"]
+    readonly_fields = ["story", "created_at", "actor", "note", "document"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

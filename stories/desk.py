@@ -1,0 +1,419 @@
+"""The hangingcontext.desk/1 format: parse, validate and export.
+
+One module owns the format. ``parse_document`` turns bytes into a JSON value within safe
+limits, ``validate_document`` checks a value against the JSON Schema in ``schemas/`` and
+against the rules a schema cannot state (real dates, derived facts that must agree with the
+document), and ``export_story`` turns a stored story back into desk/1 JSON. Importing lives
+in ``stories.services`` because it writes across several models.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from datetime import UTC, date, datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from django.conf import settings
+from django.urls import reverse
+
+from manifests.models import Manifest
+from newsroom.jsonfiles import DocumentError, JsonInputError, Problem, parse_json, schema_problems
+from newsroom.models import Disclosure, ReuseTerms, RunGuide, SponsorAd
+
+from .models import Cite, ListItem, Story
+
+SCHEMA_NAME = "hangingcontext.desk/1"
+SCHEMA_PATH = Path(__file__).parent / "schemas" / "desk-1.schema.json"
+UTC_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+EDITION_FORMAT = "%Y-%m-%dT%H"
+
+# Optional keys a writer may leave out; an export leaves them out again while they are empty.
+OPTIONAL_LIST_KEYS = ("images", "unresolved", "decision_card", "corrections", "related")
+DECISION_CARD_KINDS = (ListItem.Kind.USEFUL_FOR, ListItem.Kind.NOT_FOR, ListItem.Kind.COMPARE_AGAINST)
+
+
+class DeskError(DocumentError):
+    """A desk/1 document that cannot be imported, with every problem found in it."""
+
+
+# --- Parsing ---------------------------------------------------------------------------------
+
+
+def parse_document(data: bytes | str) -> Any:
+    """Parse one JSON value, refusing oversized, malformed and pathologically nested input."""
+    try:
+        return parse_json(data, limit=settings.DESK_MAX_DOCUMENT_BYTES)
+    except JsonInputError as error:
+        raise DeskError([Problem("$", str(error))]) from None
+
+
+# --- Validation ------------------------------------------------------------------------------
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads(SCHEMA_PATH.read_text())
+    return jsonschema.Draft202012Validator(schema)
+
+
+def schema() -> dict[str, Any]:
+    return _validator().schema
+
+
+def parse_utc(value: str) -> datetime:
+    return datetime.strptime(value, UTC_FORMAT).replace(tzinfo=UTC)
+
+
+def parse_edition(value: str) -> datetime:
+    return datetime.strptime(value, EDITION_FORMAT).replace(tzinfo=UTC)
+
+
+def _check_times(document: dict[str, Any]) -> list[Problem]:
+    problems = []
+    times = [("published_at", document.get("published_at"))]
+    times += [
+        (f"corrections[{index}].published_at", correction["published_at"])
+        for index, correction in enumerate(document.get("corrections", []))
+    ]
+    for at, value in times:
+        if value is None:
+            continue
+        try:
+            parse_utc(value)
+        except ValueError:
+            problems.append(Problem(at, f"{value!r} is not a real date and time"))
+    try:
+        parse_edition(document["edition"])
+    except ValueError:
+        problems.append(Problem("edition", f"{document['edition']!r} does not name a real hour"))
+    for index, manifest in enumerate(document.get("manifests", [])):
+        if manifest["published_date"]:
+            try:
+                date.fromisoformat(manifest["published_date"])
+            except ValueError:
+                problems.append(
+                    Problem(f"manifests[{index}].published_date", f"{manifest['published_date']!r} is not a real date")
+                )
+    return problems
+
+
+def cites_in_order(document: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every cite of a document with its path, key facts first, then sections in order."""
+    for index, fact in enumerate(document["key_facts"]):
+        for number, cite in enumerate(fact["cites"]):
+            yield f"key_facts[{index}].cites[{number}]", cite
+    for s_index, section in enumerate(document["sections"]):
+        for p_index, paragraph in enumerate(section["paragraphs"]):
+            for number, cite in enumerate(paragraph["cites"]):
+                yield f"sections[{s_index}].paragraphs[{p_index}].cites[{number}]", cite
+
+
+def distinct_in_order(values: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(values))
+
+
+def trust_text(trust: str, source_count: int) -> str:
+    noun = "source" if source_count == 1 else "sources"
+    return f"{trust.capitalize()} · {source_count} {noun}"
+
+
+def _check_derived(document: dict[str, Any]) -> list[Problem]:
+    """Derived keys are optional on input, but those that state facts must state them truly."""
+    problems = []
+    cited = distinct_in_order(cite["manifest_id"] for _, cite in cites_in_order(document))
+
+    def expect(at: str, given: Any, expected: Any, why: str) -> None:
+        if given is not None and given != expected:
+            problems.append(Problem(at, f"is {given!r} but {why} {expected!r}"))
+
+    expect("cited_manifest_ids", document.get("cited_manifest_ids"), cited, "the cites name")
+    expect("source_count", document.get("source_count"), len(cited), "the cites name this many manifests:")
+    labels = document["labels"]
+    expect("labels.trust_text", labels.get("trust_text"), trust_text(labels["trust"], len(cited)), "trust and sources give")
+    if "newsroom_title" in document:
+        expect("labels.newsroom", labels.get("newsroom"), document["newsroom_title"], "newsroom_title is")
+
+    if "manifests" in document:
+        listed = [manifest["manifest_id"] for manifest in document["manifests"]]
+        listed_set = set(listed)
+        in_cited_order = [manifest_id for manifest_id in cited if manifest_id in listed_set]
+        if listed != in_cited_order:
+            problems.append(
+                Problem("manifests", "must list cited manifests once each, in the order they are first cited")
+            )
+        publishers = sorted({manifest["source_name"] for manifest in document["manifests"]})
+        expect("publishers", document.get("publishers"), publishers, "the manifests' source names are")
+
+    guide = document.get("run_these_manifests")
+    if guide is not None:
+        expect("run_these_manifests.manifest_ids", guide["manifest_ids"], cited, "the cites name")
+        run_guide = RunGuide(**run_guide_content(guide))
+        expect("run_these_manifests.commands", guide["commands"], run_guide.commands(cited), "the request gives")
+    return problems
+
+
+def validate_document(document: Any) -> dict[str, Any]:
+    """Return the document if it is a valid desk/1 story; raise DeskError naming every problem."""
+    problems = schema_problems(_validator(), document)
+    if problems:
+        raise DeskError(problems)
+    problems = _check_times(document) + _check_derived(document)
+    if problems:
+        raise DeskError(problems)
+    return document
+
+
+# --- Site-wide blocks ------------------------------------------------------------------------
+# Each maps a desk/1 block to the content of a versioned site text and back.
+
+
+def run_guide_content(block: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "title": block["title"],
+        "summary": block["summary"],
+        "steps": block["steps"],
+        "mcp_url": block["mcp_url"],
+        "connect_url": block["connect_url"],
+        "request_method": block["request"]["method"],
+        "request_url_template": block["request"]["url_template"],
+        "request_headers": block["request"]["headers"],
+    }
+
+
+def sponsor_content(block: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "label": block["label"],
+        "title": block["title"],
+        "text": block["text"],
+        "cta_label": block["cta"]["label"],
+        "cta_url": block["cta"]["url"],
+        "note": block["note"],
+    }
+
+
+def reuse_content(block: dict[str, Any]) -> dict[str, Any]:
+    return {name: block[name] for name in ReuseTerms.content_fields}
+
+
+def _run_guide_block(guide: RunGuide, manifest_ids: list[str]) -> dict[str, Any]:
+    return {
+        "title": guide.title,
+        "summary": guide.summary,
+        "manifest_ids": manifest_ids,
+        "steps": guide.steps,
+        "mcp_url": guide.mcp_url,
+        "connect_url": guide.connect_url,
+        "request": {
+            "method": guide.request_method,
+            "url_template": guide.request_url_template,
+            "headers": guide.request_headers,
+        },
+        "commands": guide.commands(manifest_ids),
+    }
+
+
+def _sponsor_block(ad: SponsorAd) -> dict[str, Any]:
+    return {
+        "label": ad.label,
+        "title": ad.title,
+        "text": ad.text,
+        "cta": {"label": ad.cta_label, "url": ad.cta_url},
+        "note": ad.note,
+    }
+
+
+def _reuse_block(terms: ReuseTerms, canonical_url: str) -> dict[str, Any]:
+    return {
+        **terms.content(),
+        "license_url": terms.license_url(),
+        "machine_url": terms.machine_url(),
+        "canonical_url": canonical_url,
+    }
+
+
+# --- Export ----------------------------------------------------------------------------------
+
+
+def format_utc(value: datetime) -> str:
+    return value.astimezone(UTC).strftime(UTC_FORMAT)
+
+
+class StoryView:
+    """A story's parts arranged as desk/1 sees them; built from a ``with_parts()`` story."""
+
+    def __init__(self, story: Story):
+        self.story = story
+        cites_by_fact: dict[int, list[Cite]] = defaultdict(list)
+        cites_by_paragraph: dict[int, list[Cite]] = defaultdict(list)
+        for cite in story.cites.all():
+            if cite.key_fact_id:
+                cites_by_fact[cite.key_fact_id].append(cite)
+            else:
+                cites_by_paragraph[cite.paragraph_id].append(cite)
+        self.key_facts = [(fact, cites_by_fact[fact.pk]) for fact in story.key_facts.all()]
+        paragraphs_by_section = defaultdict(list)
+        for paragraph in story.paragraphs.all():
+            paragraphs_by_section[paragraph.section_id].append((paragraph, cites_by_paragraph[paragraph.pk]))
+        self.sections = [(section, paragraphs_by_section[section.pk]) for section in story.sections.all()]
+        self.lists: dict[str, list[str]] = defaultdict(list)
+        for item in story.list_items.all():
+            self.lists[item.kind].append(item.text)
+
+    def all_cites(self) -> Iterator[Cite]:
+        for _, cites in self.key_facts:
+            yield from cites
+        for _, paragraphs in self.sections:
+            for _, cites in paragraphs:
+                yield from cites
+
+    def cited_manifest_ids(self) -> list[str]:
+        return distinct_in_order(cite.manifest_id for cite in self.all_cites())
+
+
+def manifests_by_id(manifest_ids: Iterable[str]) -> dict[str, Manifest]:
+    return {manifest.manifest_id: manifest for manifest in Manifest.objects.filter(manifest_id__in=set(manifest_ids))}
+
+
+def _manifest_entry(manifest: Manifest) -> dict[str, Any]:
+    return {
+        "manifest_id": manifest.manifest_id,
+        "title": manifest.title,
+        "source_name": manifest.source_name,
+        "source_url": manifest.source_url,
+        "published_date": manifest.published_date.isoformat() if manifest.published_date else None,
+    }
+
+
+def _site_texts(story: Story) -> dict[str, Any]:
+    """The versions a story carries: pinned ones, or for an unpublished story those in force now."""
+    published = story.status == Story.Status.PUBLISHED
+    texts = {}
+    for name, model in (
+        ("disclosure", Disclosure),
+        ("reuse_terms", ReuseTerms),
+        ("run_guide", RunGuide),
+        ("sponsor", SponsorAd),
+    ):
+        pinned = getattr(story, name)
+        texts[name] = pinned if pinned or published else model.objects.in_force()
+    return texts
+
+
+def export_story(story: Story, manifests: dict[str, Manifest] | None = None) -> dict[str, Any]:
+    """The desk/1 JSON of a story fetched ``with_parts()``.
+
+    ``manifests`` may be given by a caller exporting many stories, to fetch the ledger once.
+    """
+    view = StoryView(story)
+    cited = view.cited_manifest_ids()
+    if manifests is None:
+        manifests = manifests_by_id(cited)
+    ledger = [manifests[manifest_id] for manifest_id in cited if manifest_id in manifests]
+    site = settings.SITE_URL
+    url = story.absolute_url()
+    omitted = set(story.omitted_keys)
+
+    document: dict[str, Any] = {
+        "schema": SCHEMA_NAME,
+        "type": "story",
+        "id": str(story.desk_id),
+        "slug": story.slug,
+        "edition": story.edition_id,
+        "url": url,
+        "newsroom": story.newsroom.slug,
+        "beat": story.beat.slug,
+        "newsroom_title": story.newsroom.title,
+    }
+    if story.audience is not None:
+        document["audience"] = story.audience
+    document |= {"angle": story.angle, "headline": story.headline, "dek": story.dek}
+    if story.published_at is not None:
+        document["published_at"] = format_utc(story.published_at)
+    document |= {
+        "labels": {
+            "trust": story.trust,
+            "trust_text": trust_text(story.trust, len(cited)),
+            "newsroom": story.newsroom.title,
+        },
+        "source_count": len(cited),
+        "publishers": sorted({manifest.source_name for manifest in ledger}),
+        "key_facts": [
+            {"text": fact.text, "self_reported": fact.self_reported, "cites": [cite.as_desk() for cite in cites]}
+            for fact, cites in view.key_facts
+        ],
+    }
+
+    def optional(key: str, value: Any, empty: bool) -> None:
+        if not (empty and key in omitted):
+            document[key] = value
+
+    images = [
+        {"url": image.url, "alt": image.alt, "caption": image.caption, "credit": image.credit}
+        for image in story.images.all()
+    ]
+    optional("images", images, not images)
+    document["sections"] = [
+        {
+            "heading": section.heading,
+            "paragraphs": [
+                {"markdown": paragraph.markdown, "cites": [cite.as_desk() for cite in cites]}
+                for paragraph, cites in paragraphs
+            ],
+        }
+        for section, paragraphs in view.sections
+    ]
+    optional("unresolved", view.lists[ListItem.Kind.UNRESOLVED], not view.lists[ListItem.Kind.UNRESOLVED])
+    card = {kind.value: view.lists[kind] for kind in DECISION_CARD_KINDS}
+    optional("decision_card", card, not any(card.values()))
+    if story.writer_agent is not None:
+        document["writer"] = {"agent": story.writer_agent, "run_id": story.writer_run_id}
+    corrections = [
+        {"published_at": format_utc(correction.published_at), "text": correction.text}
+        for correction in story.corrections.all()
+    ]
+    optional("corrections", corrections, not corrections)
+    document["cited_manifest_ids"] = cited
+    document["manifests"] = [_manifest_entry(manifest) for manifest in ledger]
+
+    texts = _site_texts(story)
+    if texts["run_guide"]:
+        document["run_these_manifests"] = _run_guide_block(texts["run_guide"], cited)
+    document["links"] = {
+        "html": url,
+        "json": url + "index.json",
+        "markdown": url + "index.md",
+        "newsroom": site + reverse("newsroom", kwargs={"newsroom": story.newsroom.slug}),
+        "edition": site + reverse("edition", kwargs={"edition": story.edition_id}),
+    }
+    related = [
+        {"url": link.url, "headline": link.headline, "slug": link.slug} for link in story.related_links.all()
+    ]
+    optional("related", related, not related)
+    if texts["sponsor"]:
+        document["sponsor"] = _sponsor_block(texts["sponsor"])
+    if texts["disclosure"]:
+        document["disclosure"] = texts["disclosure"].text
+    if texts["reuse_terms"]:
+        document["reuse"] = _reuse_block(texts["reuse_terms"], url)
+    return document
+
+
+def export_stories(stories: Iterable[Story]) -> Iterator[dict[str, Any]]:
+    """Export many ``with_parts()`` stories, fetching their manifests in one query per batch."""
+    batch = list(stories)
+    ids = {cite.manifest_id for story in batch for cite in story.cites.all()}
+    manifests = manifests_by_id(ids)
+    for story in batch:
+        yield export_story(story, manifests)
+
+
+def dumps(document: dict[str, Any], *, pretty: bool = True) -> str:
+    """Serialise as the seeds are written: UTF-8 characters kept, two-space indent."""
+    if pretty:
+        return json.dumps(document, ensure_ascii=False, indent=2)
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,300 @@
+"""A story and its ordered parts, as the hangingcontext.desk/1 format describes them.
+
+Everything a person or an agent writes is stored here; everything derived (source counts,
+publishers, the manifests ledger, URLs) is computed by ``stories.desk`` when it is needed.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from django.conf import settings
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+validate_desk_slug = RegexValidator(
+    r"^[a-z0-9]+(?:[-_][a-z0-9]+)*\Z",
+    "A slug is lower-case letters and digits joined by single hyphens or underscores.",
+)
+
+
+class Trust(models.TextChoices):
+    REPORTED = "reported", "Reported"
+    CONFIRMED = "confirmed", "Confirmed"
+
+
+def suggest_trust(*, source_count: int, publisher_count: int) -> str:
+    """The trust level that settings.TRUST_RULES suggest; an editor may set another."""
+    for rule in settings.TRUST_RULES:
+        if source_count >= rule["min_sources"] and publisher_count >= rule["min_publishers"]:
+            return rule["level"]
+    return Trust.REPORTED
+
+
+class StoryQuerySet(models.QuerySet):
+    def published(self) -> StoryQuerySet:
+        """Stories a reader may see: published, corrected or not; never drafts or retractions."""
+        return self.filter(status=Story.Status.PUBLISHED, published_at__lte=timezone.now())
+
+    def with_parts(self) -> StoryQuerySet:
+        """Everything desk/1 export needs, in a fixed number of queries whatever the size."""
+        return self.select_related(
+            "newsroom", "beat", "edition", "disclosure", "reuse_terms", "run_guide", "sponsor"
+        ).prefetch_related(
+            "key_facts",
+            "sections",
+            "paragraphs",
+            "cites",
+            "images",
+            "list_items",
+            "corrections",
+            "related_links",
+        )
+
+
+class Story(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        SUBMITTED = "submitted", "Submitted (checks queued)"
+        VERIFIED = "verified", "Verified"
+        FAILED = "failed", "Checks failed"
+        PUBLISHED = "published", "Published"
+        RETRACTED = "retracted", "Retracted"
+
+    # desk/1 "id": a number written as a string; numeric here so "id order" is numeric order.
+    desk_id = models.PositiveBigIntegerField("story id", unique=True)
+    slug = models.CharField(max_length=200, validators=[validate_desk_slug])
+    # The date in the story's URL. Fixed at first publication so a URL never moves.
+    dateline = models.DateField(help_text="The date in the story's URL.")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT, db_index=True)
+    newsroom = models.ForeignKey("newsroom.Newsroom", on_delete=models.PROTECT, related_name="stories")
+    beat = models.ForeignKey("newsroom.Beat", on_delete=models.PROTECT, related_name="stories")
+    edition = models.ForeignKey("editions.Edition", on_delete=models.PROTECT, related_name="stories")
+    audience = models.CharField(max_length=100, null=True, blank=True, help_text="Empty: no audience key.")
+    angle = models.TextField(blank=True)
+    headline = models.CharField(max_length=500)
+    dek = models.TextField(blank=True)
+    published_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    trust = models.CharField(max_length=20, choices=Trust.choices, default=Trust.REPORTED)
+    writer_agent = models.CharField(max_length=100, null=True, blank=True)
+    writer_run_id = models.CharField(max_length=100, blank=True)
+    # Optional desk/1 keys that the source document left out, so an export leaves them out too.
+    omitted_keys = models.JSONField(default=list, blank=True, editable=False)
+
+    # The versions of the site-wide texts this story carries; pinned when it is published.
+    disclosure = models.ForeignKey("newsroom.Disclosure", on_delete=models.PROTECT, null=True, blank=True)
+    reuse_terms = models.ForeignKey("newsroom.ReuseTerms", on_delete=models.PROTECT, null=True, blank=True)
+    run_guide = models.ForeignKey("newsroom.RunGuide", on_delete=models.PROTECT, null=True, blank=True)
+    sponsor = models.ForeignKey("newsroom.SponsorAd", on_delete=models.PROTECT, null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = StoryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-published_at", "-desk_id"]
+        verbose_name_plural = "stories"
+        constraints = [
+            models.UniqueConstraint(fields=["dateline", "slug"], name="story_slug_unique_on_date"),
+        ]
+        indexes = [models.Index(fields=["status", "-published_at"], name="story_status_published")]
+
+    def __str__(self) -> str:
+        return self.headline
+
+    @property
+    def is_public(self) -> bool:
+        return (
+            self.status == self.Status.PUBLISHED
+            and self.published_at is not None
+            and self.published_at <= timezone.now()
+        )
+
+    def get_absolute_url(self) -> str:
+        return reverse("story", kwargs={"date": self.dateline.isoformat(), "slug": self.slug})
+
+    def absolute_url(self) -> str:
+        return settings.SITE_URL + self.get_absolute_url()
+
+    @staticmethod
+    def dateline_for(*, published_at: datetime | None, edition_start: date) -> date:
+        """Published stories live under their publication date (UTC), drafts under their edition's."""
+        return published_at.astimezone(UTC).date() if published_at else edition_start
+
+
+class OrderedPart(models.Model):
+    """A part of a story that keeps its place among its siblings."""
+
+    position = models.PositiveIntegerField()
+
+    class Meta:
+        abstract = True
+        ordering = ["position"]
+
+
+class KeyFact(OrderedPart):
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="key_facts")
+    text = models.TextField()
+    self_reported = models.BooleanField(default=False)
+
+    class Meta(OrderedPart.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["story", "position"], name="key_fact_position_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:80]
+
+
+class Section(OrderedPart):
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="sections")
+    heading = models.CharField(max_length=500)
+
+    class Meta(OrderedPart.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["story", "position"], name="section_position_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.heading
+
+
+class Paragraph(OrderedPart):
+    # The story link is redundant with section.story; it lets one query fetch a story's paragraphs.
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="paragraphs")
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="paragraphs")
+    markdown = models.TextField()
+
+    class Meta(OrderedPart.Meta):
+        ordering = ["section__position", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["section", "position"], name="paragraph_position_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.markdown[:80]
+
+
+class Cite(OrderedPart):
+    """A citation ``{manifest_id, claim_ids}`` of a key fact or of a paragraph.
+
+    Ids are kept exactly as written and need not be in the manifest store yet: checking them
+    is the verification's job, not the editor's form's.
+    """
+
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="cites")
+    key_fact = models.ForeignKey(KeyFact, on_delete=models.CASCADE, null=True, blank=True, related_name="cites")
+    paragraph = models.ForeignKey(Paragraph, on_delete=models.CASCADE, null=True, blank=True, related_name="cites")
+    manifest_id = models.CharField(max_length=100, db_index=True)
+    claim_ids = models.JSONField(default=list)
+
+    class Meta(OrderedPart.Meta):
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(key_fact__isnull=False, paragraph__isnull=True)
+                | Q(key_fact__isnull=True, paragraph__isnull=False),
+                name="cite_belongs_to_key_fact_or_paragraph",
+            ),
+            models.UniqueConstraint(
+                fields=["key_fact", "position"],
+                condition=Q(key_fact__isnull=False),
+                name="cite_position_unique_in_key_fact",
+            ),
+            models.UniqueConstraint(
+                fields=["paragraph", "position"],
+                condition=Q(paragraph__isnull=False),
+                name="cite_position_unique_in_paragraph",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.manifest_id} [{', '.join(self.claim_ids)}]"
+
+    def as_desk(self) -> dict[str, Any]:
+        return {"manifest_id": self.manifest_id, "claim_ids": list(self.claim_ids)}
+
+
+class Image(OrderedPart):
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="images")
+    url = models.URLField(max_length=1000)
+    alt = models.TextField(blank=True)
+    caption = models.TextField(blank=True)
+    credit = models.CharField(max_length=300, blank=True)
+
+    class Meta(OrderedPart.Meta):
+        constraints = [models.UniqueConstraint(fields=["story", "position"], name="image_position_unique")]
+
+
+class ListItem(OrderedPart):
+    """One line of a story's plain-text lists: unresolved questions and the decision card."""
+
+    class Kind(models.TextChoices):
+        UNRESOLVED = "unresolved", "Unresolved question"
+        USEFUL_FOR = "useful_for", "Useful for"
+        NOT_FOR = "not_for", "Not for"
+        COMPARE_AGAINST = "compare_against", "Compare against"
+
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="list_items")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    text = models.TextField()
+
+    class Meta(OrderedPart.Meta):
+        ordering = ["kind", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["story", "kind", "position"], name="list_item_position_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:80]
+
+
+class Correction(OrderedPart):
+    """An appended correction. Corrections are added, never edited away."""
+
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="corrections")
+    published_at = models.DateTimeField()
+    text = models.TextField()
+
+    class Meta(OrderedPart.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["story", "position"], name="correction_position_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.published_at:%Y-%m-%d}: {self.text[:60]}"
+
+
+class RelatedLink(OrderedPart):
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="related_links")
+    url = models.URLField(max_length=1000)
+    headline = models.CharField(max_length=500)
+    slug = models.CharField(max_length=200)
+
+    class Meta(OrderedPart.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["story", "position"], name="related_link_position_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.headline
+
+
+class Revision(models.Model):
+    """A snapshot of a story's desk/1 JSON after each change: its history, never rewritten."""
+
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="revisions")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    actor = models.CharField(max_length=200, help_text="Who or what made the change.")
+    note = models.CharField(max_length=300, blank=True)
+    document = models.JSONField()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.story_id} at {self.created_at:%Y-%m-%d %H:%M:%S} by {self.actor}"

@@ -1,0 +1,196 @@
+"""Changes to stories that span several models. Admin, API, commands and tasks all call these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, TypeVar
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from manifests.models import Manifest
+from newsroom.models import Beat, Disclosure, Newsroom, ReuseTerms, RunGuide, SiteText, SponsorAd
+
+from . import desk
+from .models import Cite, Correction, Image, KeyFact, ListItem, Paragraph, RelatedLink, Revision, Section, Story
+
+SiteTextT = TypeVar("SiteTextT", bound=SiteText)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    story: Story
+    created: bool
+
+
+def _title_from_slug(slug: str) -> str:
+    return slug.replace("-", " ").replace("_", " ").title()
+
+
+def _newsroom_for(document: dict[str, Any]) -> Newsroom:
+    title = document.get("newsroom_title") or document["labels"].get("newsroom")
+    newsroom, _ = Newsroom.objects.get_or_create(
+        slug=document["newsroom"], defaults={"title": title or _title_from_slug(document["newsroom"])}
+    )
+    return newsroom
+
+
+def _site_text(model: type[SiteTextT], content: dict[str, Any], effective_from: datetime) -> SiteTextT:
+    """The stored version with exactly this content, added as a new version when there is none.
+
+    An imported story brings the version it was published with; it becomes history in force
+    from that story's publication, so it never replaces a newer version.
+    """
+    text = model.from_content(content, effective_from=effective_from)
+    existing = model.objects.filter(fingerprint=text.fingerprint).first()
+    if existing:
+        return existing
+    text.save()
+    return text
+
+
+def _pin_site_texts(story: Story, document: dict[str, Any], effective_from: datetime) -> None:
+    blocks = {
+        "disclosure": (Disclosure, lambda text: {"text": text}, document.get("disclosure")),
+        "reuse_terms": (ReuseTerms, desk.reuse_content, document.get("reuse")),
+        "run_guide": (RunGuide, desk.run_guide_content, document.get("run_these_manifests")),
+        "sponsor": (SponsorAd, desk.sponsor_content, document.get("sponsor")),
+    }
+    for field, (model, content_of, block) in blocks.items():
+        setattr(story, field, None if block is None else _site_text(model, content_of(block), effective_from))
+
+
+def _seed_manifests(document: dict[str, Any]) -> None:
+    """Add the manifests a story lists that the store lacks. The store's own data always wins."""
+    manifests = [
+        Manifest(
+            manifest_id=entry["manifest_id"],
+            title=entry["title"],
+            source_name=entry["source_name"],
+            source_url=entry["source_url"],
+            published_date=date.fromisoformat(entry["published_date"]) if entry["published_date"] else None,
+            origin=Manifest.Origin.STORY_IMPORT,
+        )
+        for entry in document.get("manifests", [])
+    ]
+    Manifest.objects.bulk_create(manifests, ignore_conflicts=True)
+
+
+def _delete_parts(story: Story) -> None:
+    # Raw deletes, children first: one statement per table whatever the story's size. The
+    # ORM's cascading delete would first select every row to find its dependents.
+    for model in (Cite, Paragraph, Section, KeyFact, Image, ListItem, Correction, RelatedLink):
+        model.objects.filter(story=story)._raw_delete(model.objects.db)
+
+
+def _create_parts(story: Story, document: dict[str, Any]) -> None:
+    """Write every part of the story with one bulk insert per table."""
+    facts = KeyFact.objects.bulk_create(
+        KeyFact(story=story, position=index, text=fact["text"], self_reported=fact["self_reported"])
+        for index, fact in enumerate(document["key_facts"])
+    )
+    sections = Section.objects.bulk_create(
+        Section(story=story, position=index, heading=section["heading"])
+        for index, section in enumerate(document["sections"])
+    )
+    paragraphs = Paragraph.objects.bulk_create(
+        Paragraph(story=story, section=section, position=index, markdown=paragraph["markdown"])
+        for section, source in zip(sections, document["sections"], strict=True)
+        for index, paragraph in enumerate(source["paragraphs"])
+    )
+    paragraph_sources = [paragraph for section in document["sections"] for paragraph in section["paragraphs"]]
+    cites = [
+        Cite(story=story, key_fact=fact, position=index, manifest_id=cite["manifest_id"], claim_ids=cite["claim_ids"])
+        for fact, source in zip(facts, document["key_facts"], strict=True)
+        for index, cite in enumerate(source["cites"])
+    ] + [
+        Cite(story=story, paragraph=paragraph, position=index, manifest_id=cite["manifest_id"], claim_ids=cite["claim_ids"])
+        for paragraph, source in zip(paragraphs, paragraph_sources, strict=True)
+        for index, cite in enumerate(source["cites"])
+    ]
+    Cite.objects.bulk_create(cites)
+    Image.objects.bulk_create(
+        Image(story=story, position=index, **image) for index, image in enumerate(document.get("images", []))
+    )
+    card = document.get("decision_card", {})
+    lists = [(ListItem.Kind.UNRESOLVED, document.get("unresolved", []))]
+    lists += [(kind, card.get(kind.value, [])) for kind in desk.DECISION_CARD_KINDS]
+    ListItem.objects.bulk_create(
+        ListItem(story=story, kind=kind, position=index, text=text)
+        for kind, texts in lists
+        for index, text in enumerate(texts)
+    )
+    Correction.objects.bulk_create(
+        Correction(story=story, position=index, published_at=desk.parse_utc(item["published_at"]), text=item["text"])
+        for index, item in enumerate(document.get("corrections", []))
+    )
+    RelatedLink.objects.bulk_create(
+        RelatedLink(story=story, position=index, **link) for index, link in enumerate(document.get("related", []))
+    )
+
+
+def story_record_revision(*, story: Story, actor: str, note: str = "") -> Revision:
+    """Keep the story as it now is; every change of a story calls this once."""
+    snapshot = Story.objects.with_parts().get(pk=story.pk)
+    return Revision.objects.create(story=story, actor=actor, note=note, document=desk.export_story(snapshot))
+
+
+def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "import") -> ImportResult:
+    """Create or update (by id) one story from a desk/1 document, all of it or none of it.
+
+    A document with ``published_at`` is imported as published, a migration of published work,
+    unless ``as_draft`` asks for a draft to be checked before publication.
+    """
+    document = desk.validate_document(document)
+    desk_id = int(document["id"])
+    published_at = None if as_draft or "published_at" not in document else desk.parse_utc(document["published_at"])
+    edition_start = desk.parse_edition(document["edition"])
+    dateline = Story.dateline_for(published_at=published_at, edition_start=edition_start.date())
+
+    with transaction.atomic():
+        story = Story.objects.select_for_update().filter(desk_id=desk_id).first()
+        created = story is None
+        taken = Story.objects.filter(dateline=dateline, slug=document["slug"]).exclude(desk_id=desk_id)
+        other = taken.values_list("desk_id", flat=True).first()
+        if other is not None:
+            raise desk.DeskError(
+                [desk.Problem("slug", f"{document['slug']!r} is already used on {dateline} by story {other}")]
+            )
+        newsroom = _newsroom_for(document)
+        beat, _ = Beat.objects.get_or_create(
+            newsroom=newsroom, slug=document["beat"], defaults={"title": _title_from_slug(document["beat"])}
+        )
+        edition_model = Story._meta.get_field("edition").related_model
+        edition_model.objects.bulk_create([edition_model(key=document["edition"])], ignore_conflicts=True)
+        _seed_manifests(document)
+
+        story = story or Story(desk_id=desk_id)
+        writer = document.get("writer")
+        story.slug = document["slug"]
+        story.dateline = dateline
+        story.status = Story.Status.PUBLISHED if published_at else Story.Status.DRAFT
+        story.newsroom = newsroom
+        story.beat = beat
+        story.edition_id = document["edition"]
+        story.audience = document.get("audience")
+        story.angle = document["angle"]
+        story.headline = document["headline"]
+        story.dek = document["dek"]
+        story.published_at = published_at
+        story.trust = document["labels"]["trust"]
+        story.writer_agent = writer["agent"] if writer else None
+        story.writer_run_id = writer["run_id"] if writer else ""
+        story.omitted_keys = [key for key in desk.OPTIONAL_LIST_KEYS if key not in document]
+        _pin_site_texts(story, document, published_at or timezone.now())
+        try:
+            # A savepoint, so a lost race for the slug is reported like any other problem.
+            with transaction.atomic():
+                story.save()
+        except IntegrityError:
+            raise desk.DeskError([desk.Problem("slug", f"{document['slug']!r} is already used on {dateline}")]) from None
+        if not created:
+            _delete_parts(story)
+        _create_parts(story, document)
+        story_record_revision(story=story, actor=actor, note="created by import" if created else "updated by import")
+    return ImportResult(story=story, created=created)
