@@ -9,9 +9,7 @@ from django.db import models
 from django.urls import reverse
 
 EDITION_KEY_FORMAT = "%Y-%m-%dT%H"
-validate_edition_key = RegexValidator(
-    r"^\d{4}-\d{2}-\d{2}T\d{2}\Z", "An edition id looks like 2026-10-16T00."
-)
+validate_edition_key = RegexValidator(r"^\d{4}-\d{2}-\d{2}T\d{2}\Z", "An edition id looks like 2026-10-16T00.")
 
 
 def parse_edition_key(key: str) -> datetime:
@@ -31,9 +29,9 @@ class Edition(models.Model):
     def __str__(self) -> str:
         return self.title or self.key
 
+    def get_absolute_url(self) -> str:
+        return reverse("edition", kwargs={"edition": self.key})
+
     @property
     def starts_at(self) -> datetime:
         return parse_edition_key(self.key)
-
-    def get_absolute_url(self) -> str:
-        return reverse("edition", kwargs={"edition": self.key})

@@ -150,11 +150,10 @@ _JSON_TYPE_NAMES = {
 _PATTERN_MESSAGES = {
     "^[a-z0-9]+(?:[-_][a-z0-9]+)*$": "must be lower-case letters and digits joined by single "
     "hyphens or underscores (no '/', spaces or capitals)",
-    "^(0|[1-9][0-9]{0,17})$": "must be a whole number written as a string, like \"81\"",
+    "^(0|[1-9][0-9]{0,17})$": 'must be a whole number written as a string, like "81"',
     "^[^\\s/?#]+$": "must be an id with no spaces, '/', '?' or '#'",
     "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}$": "must be an edition id like 2026-10-16T00",
-    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$": "must be a UTC time like "
-    "2026-10-16T00:39:10Z",
+    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$": "must be a UTC time like 2026-10-16T00:39:10Z",
     "^https?://[^\\s]+$": "must be an http(s) URL",
     "\\{manifest_id\\}": "must contain {manifest_id}",
 }
@@ -200,8 +199,6 @@ def describe_schema_error(error: jsonschema.ValidationError) -> list[Problem]:
             return [Problem(at, f"must have at most {error.validator_value:,} items")]
         case _:
             return [Problem(at, error.message)]
-
-
 
 
 def schema_problems(validator: jsonschema.protocols.Validator, value: Any, *, limit: int = 50) -> list[Problem]:

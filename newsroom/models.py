@@ -47,9 +47,7 @@ class Beat(models.Model):
 
     class Meta:
         ordering = ["newsroom__title", "title"]
-        constraints = [
-            models.UniqueConstraint(fields=["newsroom", "slug"], name="beat_slug_unique_in_newsroom")
-        ]
+        constraints = [models.UniqueConstraint(fields=["newsroom", "slug"], name="beat_slug_unique_in_newsroom")]
 
     def __str__(self) -> str:
         return f"{self.newsroom.title} / {self.title}"
@@ -67,11 +65,7 @@ def fingerprint_of(content: dict[str, Any]) -> str:
 class SiteTextQuerySet(models.QuerySet):
     def in_force(self, at: datetime | None = None) -> SiteText | None:
         """The version in force at ``at`` (default: now): the latest that had started."""
-        return (
-            self.filter(effective_from__lte=at or timezone.now())
-            .order_by("-effective_from", "-pk")
-            .first()
-        )
+        return self.filter(effective_from__lte=at or timezone.now()).order_by("-effective_from", "-pk").first()
 
 
 class SiteText(models.Model):
@@ -90,21 +84,21 @@ class SiteText(models.Model):
         abstract = True
         ordering = ["-effective_from"]
 
-    def content(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.content_fields}
+    def __str__(self) -> str:
+        return f"{self._meta.verbose_name} from {self.effective_from:%Y-%m-%d %H:%M}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.fingerprint = fingerprint_of(self.content())
         super().save(*args, **kwargs)
+
+    def content(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.content_fields}
 
     @classmethod
     def from_content(cls, content: dict[str, Any], *, effective_from: datetime) -> Self:
         text = cls(effective_from=effective_from, **content)
         text.fingerprint = fingerprint_of(text.content())
         return text
-
-    def __str__(self) -> str:
-        return f"{self._meta.verbose_name} from {self.effective_from:%Y-%m-%d %H:%M}"
 
 
 class Disclosure(SiteText):
@@ -148,9 +142,7 @@ class RunGuide(SiteText):
     mcp_url = models.URLField()
     connect_url = models.URLField()
     request_method = models.CharField(max_length=10, default="GET")
-    request_url_template = models.CharField(
-        max_length=500, help_text="A URL containing {manifest_id}."
-    )
+    request_url_template = models.CharField(max_length=500, help_text="A URL containing {manifest_id}.")
     request_headers = models.JSONField(
         default=dict, help_text='Header values may name a secret as <NAME>, e.g. "Bearer <KEY>".'
     )
@@ -186,8 +178,7 @@ class RunGuide(SiteText):
         curl = f"curl -s {self.curl_headers()}"
         return {
             "one": f"{curl} {self.request_url(manifest_ids[0])}",
-            "all": f"for id in {' '.join(manifest_ids)}; do\n"
-            f'  {curl} "{self.request_url("$id")}"\ndone',
+            "all": f'for id in {" ".join(manifest_ids)}; do\n  {curl} "{self.request_url("$id")}"\ndone',
         }
 
 

@@ -44,9 +44,7 @@ _DEV_SECRET_KEY = "django-insecure-development-only-never-in-production"
 SECRET_KEY = os.getenv("SECRET_KEY", "" if PRODUCTION else _DEV_SECRET_KEY)
 if PRODUCTION and (len(SECRET_KEY) < 50 or SECRET_KEY.startswith("django-insecure")):
     # Refuse to start rather than sign sessions with a guessable key.
-    raise ImproperlyConfigured(
-        "SECRET_KEY must be set to a random value of at least 50 characters in production"
-    )
+    raise ImproperlyConfigured("SECRET_KEY must be set to a random value of at least 50 characters in production")
 
 DEBUG = envbool("DEBUG", "false" if PRODUCTION else "true")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "" if PRODUCTION else "localhost,127.0.0.1,[::1],testserver")

@@ -19,6 +19,11 @@ def reuse_terms(request: HttpRequest) -> HttpResponse:
 def reuse_json(request: HttpRequest) -> JsonResponse:
     terms = _terms_in_force()
     return JsonResponse(
-        {**terms.content(), "license_url": terms.license_url(), "machine_url": terms.machine_url(), "site": settings.SITE_URL},
+        {
+            **terms.content(),
+            "license_url": terms.license_url(),
+            "machine_url": terms.machine_url(),
+            "site": settings.SITE_URL,
+        },
         json_dumps_params={"ensure_ascii": False, "indent": 2},
     )

@@ -134,7 +134,9 @@ def _check_derived(document: dict[str, Any]) -> list[Problem]:
     expect("cited_manifest_ids", document.get("cited_manifest_ids"), cited, "the cites name")
     expect("source_count", document.get("source_count"), len(cited), "the cites name this many manifests:")
     labels = document["labels"]
-    expect("labels.trust_text", labels.get("trust_text"), trust_text(labels["trust"], len(cited)), "trust and sources give")
+    expect(
+        "labels.trust_text", labels.get("trust_text"), trust_text(labels["trust"], len(cited)), "trust and sources give"
+    )
     if "newsroom_title" in document:
         expect("labels.newsroom", labels.get("newsroom"), document["newsroom_title"], "newsroom_title is")
 
@@ -390,9 +392,7 @@ def export_story(story: Story, manifests: dict[str, Manifest] | None = None) -> 
         "newsroom": site + reverse("newsroom", kwargs={"newsroom": story.newsroom.slug}),
         "edition": site + reverse("edition", kwargs={"edition": story.edition_id}),
     }
-    related = [
-        {"url": link.url, "headline": link.headline, "slug": link.slug} for link in story.related_links.all()
-    ]
+    related = [{"url": link.url, "headline": link.headline, "slug": link.slug} for link in story.related_links.all()]
     optional("related", related, not related)
     if texts["sponsor"]:
         document["sponsor"] = _sponsor_block(texts["sponsor"])

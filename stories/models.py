@@ -107,6 +107,9 @@ class Story(models.Model):
     def __str__(self) -> str:
         return self.headline
 
+    def get_absolute_url(self) -> str:
+        return reverse("story", kwargs={"date": self.dateline.isoformat(), "slug": self.slug})
+
     @property
     def is_public(self) -> bool:
         return (
@@ -114,9 +117,6 @@ class Story(models.Model):
             and self.published_at is not None
             and self.published_at <= timezone.now()
         )
-
-    def get_absolute_url(self) -> str:
-        return reverse("story", kwargs={"date": self.dateline.isoformat(), "slug": self.slug})
 
     def absolute_url(self) -> str:
         return settings.SITE_URL + self.get_absolute_url()
@@ -143,9 +143,7 @@ class KeyFact(OrderedPart):
     self_reported = models.BooleanField(default=False)
 
     class Meta(OrderedPart.Meta):
-        constraints = [
-            models.UniqueConstraint(fields=["story", "position"], name="key_fact_position_unique")
-        ]
+        constraints = [models.UniqueConstraint(fields=["story", "position"], name="key_fact_position_unique")]
 
     def __str__(self) -> str:
         return self.text[:80]
@@ -156,9 +154,7 @@ class Section(OrderedPart):
     heading = models.CharField(max_length=500)
 
     class Meta(OrderedPart.Meta):
-        constraints = [
-            models.UniqueConstraint(fields=["story", "position"], name="section_position_unique")
-        ]
+        constraints = [models.UniqueConstraint(fields=["story", "position"], name="section_position_unique")]
 
     def __str__(self) -> str:
         return self.heading
@@ -172,9 +168,7 @@ class Paragraph(OrderedPart):
 
     class Meta(OrderedPart.Meta):
         ordering = ["section__position", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["section", "position"], name="paragraph_position_unique")
-        ]
+        constraints = [models.UniqueConstraint(fields=["section", "position"], name="paragraph_position_unique")]
 
     def __str__(self) -> str:
         return self.markdown[:80]
@@ -229,6 +223,9 @@ class Image(OrderedPart):
     class Meta(OrderedPart.Meta):
         constraints = [models.UniqueConstraint(fields=["story", "position"], name="image_position_unique")]
 
+    def __str__(self) -> str:
+        return self.alt or self.url
+
 
 class ListItem(OrderedPart):
     """One line of a story's plain-text lists: unresolved questions and the decision card."""
@@ -245,9 +242,7 @@ class ListItem(OrderedPart):
 
     class Meta(OrderedPart.Meta):
         ordering = ["kind", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["story", "kind", "position"], name="list_item_position_unique")
-        ]
+        constraints = [models.UniqueConstraint(fields=["story", "kind", "position"], name="list_item_position_unique")]
 
     def __str__(self) -> str:
         return self.text[:80]
@@ -261,9 +256,7 @@ class Correction(OrderedPart):
     text = models.TextField()
 
     class Meta(OrderedPart.Meta):
-        constraints = [
-            models.UniqueConstraint(fields=["story", "position"], name="correction_position_unique")
-        ]
+        constraints = [models.UniqueConstraint(fields=["story", "position"], name="correction_position_unique")]
 
     def __str__(self) -> str:
         return f"{self.published_at:%Y-%m-%d}: {self.text[:60]}"
@@ -276,9 +269,7 @@ class RelatedLink(OrderedPart):
     slug = models.CharField(max_length=200)
 
     class Meta(OrderedPart.Meta):
-        constraints = [
-            models.UniqueConstraint(fields=["story", "position"], name="related_link_position_unique")
-        ]
+        constraints = [models.UniqueConstraint(fields=["story", "position"], name="related_link_position_unique")]
 
     def __str__(self) -> str:
         return self.headline

@@ -105,7 +105,13 @@ def _create_parts(story: Story, document: dict[str, Any]) -> None:
         for fact, source in zip(facts, document["key_facts"], strict=True)
         for index, cite in enumerate(source["cites"])
     ] + [
-        Cite(story=story, paragraph=paragraph, position=index, manifest_id=cite["manifest_id"], claim_ids=cite["claim_ids"])
+        Cite(
+            story=story,
+            paragraph=paragraph,
+            position=index,
+            manifest_id=cite["manifest_id"],
+            claim_ids=cite["claim_ids"],
+        )
         for paragraph, source in zip(paragraphs, paragraph_sources, strict=True)
         for index, cite in enumerate(source["cites"])
     ]
@@ -188,7 +194,9 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
             with transaction.atomic():
                 story.save()
         except IntegrityError:
-            raise desk.DeskError([desk.Problem("slug", f"{document['slug']!r} is already used on {dateline}")]) from None
+            raise desk.DeskError(
+                [desk.Problem("slug", f"{document['slug']!r} is already used on {dateline}")]
+            ) from None
         if not created:
             _delete_parts(story)
         _create_parts(story, document)

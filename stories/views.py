@@ -43,4 +43,6 @@ def newsroom_detail(request: HttpRequest, newsroom: str) -> HttpResponse:
 def beat_detail(request: HttpRequest, newsroom: str, beat: str) -> HttpResponse:
     beat_obj = get_object_or_404(Beat.objects.select_related("newsroom"), newsroom__slug=newsroom, slug=beat)
     stories = beat_obj.stories.published().select_related("edition")[:50]
-    return render(request, "stories/newsroom_detail.html", {"newsroom": beat_obj.newsroom, "beat": beat_obj, "stories": stories})
+    return render(
+        request, "stories/newsroom_detail.html", {"newsroom": beat_obj.newsroom, "beat": beat_obj, "stories": stories}
+    )

@@ -13,7 +13,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--id", dest="ids", action="append", default=[], metavar="ID", help="A story id; repeatable.")
+        parser.add_argument(
+            "--id", dest="ids", action="append", default=[], metavar="ID", help="A story id; repeatable."
+        )
 
     def handle(self, *args, ids: list[str], **options):
         stories = Story.objects.order_by("desk_id")

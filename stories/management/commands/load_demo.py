@@ -1,0 +1,44 @@
+import os
+import secrets
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+import manifests
+import stories
+
+SEEDS = Path(stories.__file__).parent / "fixtures" / "seeds"
+DEMO_MANIFESTS = Path(manifests.__file__).parent / "fixtures" / "demo-manifests.json"
+
+
+class Command(BaseCommand):
+    help = (
+        "Load the demo newsroom: the demo manifests (illustrative claim texts), the two seed "
+        "stories, published, and an admin user. Safe to run again."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--username", default=os.getenv("DJANGO_SUPERUSER_USERNAME", "admin"))
+
+    def handle(self, *args, username: str, **options):
+        if DEMO_MANIFESTS.exists():
+            call_command("import_manifests", str(DEMO_MANIFESTS), stdout=self.stdout, stderr=self.stderr)
+        call_command("import_desk", str(SEEDS), stdout=self.stdout, stderr=self.stderr)
+        self._ensure_admin(username)
+
+    def _ensure_admin(self, username: str) -> None:
+        users = get_user_model().objects
+        if users.filter(username=username).exists():
+            self.stdout.write(f"Admin user {username!r} already exists; its password is unchanged.")
+            return
+        password = os.getenv("DJANGO_SUPERUSER_PASSWORD")
+        users.create_superuser(
+            username=username, email="", password=password or (generated := secrets.token_urlsafe(12))
+        )
+        if password:
+            self.stdout.write(f"Created admin user {username!r} with the password from DJANGO_SUPERUSER_PASSWORD.")
+        else:
+            # Printed once: it is stored only as a hash.
+            self.stdout.write(self.style.WARNING(f"Created admin user {username!r} with password: {generated}"))
