@@ -7,6 +7,20 @@ paragraphs and their cites reachable from the section and paragraph pages.
 from django.contrib import admin
 
 from .models import Cite, Correction, Image, KeyFact, ListItem, Paragraph, RelatedLink, Revision, Section, Story
+from .services import story_record_change
+
+
+class RecordsStoryChange:
+    """Admin pages that edit any part of a story record the change like every other path."""
+
+    def story_of(self, obj):
+        return obj if isinstance(obj, Story) else obj.story
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        story_record_change(
+            story=self.story_of(form.instance), actor=request.user.get_username(), note="edited in admin"
+        )
 
 
 class KeyFactInline(admin.StackedInline):
@@ -68,7 +82,7 @@ class RevisionInline(admin.TabularInline):
 
 
 @admin.register(Story)
-class StoryAdmin(admin.ModelAdmin):
+class StoryAdmin(RecordsStoryChange, admin.ModelAdmin):
     list_display = ["desk_id", "headline", "newsroom", "beat", "edition", "status", "trust", "published_at"]
     list_filter = ["status", "trust", "newsroom", "beat", "edition"]
     list_select_related = ["newsroom", "beat", "edition"]
@@ -109,7 +123,7 @@ class ParagraphInline(admin.StackedInline):
 
 
 @admin.register(Section)
-class SectionAdmin(admin.ModelAdmin):
+class SectionAdmin(RecordsStoryChange, admin.ModelAdmin):
     list_display = ["heading", "story", "position"]
     list_select_related = ["story"]
     search_fields = ["heading", "story__headline"]
@@ -118,7 +132,7 @@ class SectionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Paragraph)
-class ParagraphAdmin(admin.ModelAdmin):
+class ParagraphAdmin(RecordsStoryChange, admin.ModelAdmin):
     list_display = ["__str__", "section", "position"]
     list_select_related = ["section"]
     search_fields = ["markdown"]
@@ -136,7 +150,7 @@ class ParagraphAdmin(admin.ModelAdmin):
 
 
 @admin.register(KeyFact)
-class KeyFactAdmin(admin.ModelAdmin):
+class KeyFactAdmin(RecordsStoryChange, admin.ModelAdmin):
     list_display = ["__str__", "story", "self_reported"]
     list_filter = ["self_reported"]
     list_select_related = ["story"]

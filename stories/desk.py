@@ -9,6 +9,7 @@ in ``stories.services`` because it writes across several models.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
@@ -410,6 +411,35 @@ def export_stories(stories: Iterable[Story]) -> Iterator[dict[str, Any]]:
     manifests = manifests_by_id(ids)
     for story in batch:
         yield export_story(story, manifests)
+
+
+# What a person or agent wrote, as the checks read it; derived keys, the publication time and
+# post-publication corrections are left out, so only an edit of the content makes a check stale.
+CONTENT_HASH_EXCLUDES = frozenset(
+    {
+        "url",
+        "newsroom_title",
+        "published_at",
+        "source_count",
+        "publishers",
+        "corrections",
+        "cited_manifest_ids",
+        "manifests",
+        "run_these_manifests",
+        "links",
+        "sponsor",
+        "disclosure",
+        "reuse",
+    }
+)
+
+
+def content_hash(document: dict[str, Any]) -> str:
+    """A SHA-256 of a desk/1 document's written content: equal hashes, equal content."""
+    content = {key: value for key, value in document.items() if key not in CONTENT_HASH_EXCLUDES}
+    content["labels"] = {"trust": document["labels"]["trust"]}
+    canonical = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def dumps(document: dict[str, Any], *, pretty: bool = True) -> str:

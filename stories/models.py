@@ -82,6 +82,9 @@ class Story(models.Model):
     trust = models.CharField(max_length=20, choices=Trust.choices, default=Trust.REPORTED)
     writer_agent = models.CharField(max_length=100, null=True, blank=True)
     writer_run_id = models.CharField(max_length=100, blank=True)
+    # SHA-256 of the written content (stories.desk.content_hash), kept current by every change;
+    # a verification run records the hash it checked, so an edit makes its result stale.
+    content_hash = models.CharField(max_length=64, blank=True, editable=False, db_index=True)
     # Optional desk/1 keys that the source document left out, so an export leaves them out too.
     omitted_keys = models.JSONField(default=list, blank=True, editable=False)
 

@@ -136,10 +136,16 @@ def _create_parts(story: Story, document: dict[str, Any]) -> None:
     )
 
 
-def story_record_revision(*, story: Story, actor: str, note: str = "") -> Revision:
-    """Keep the story as it now is; every change of a story calls this once."""
-    snapshot = Story.objects.with_parts().get(pk=story.pk)
-    return Revision.objects.create(story=story, actor=actor, note=note, document=desk.export_story(snapshot))
+def story_record_change(*, story: Story, actor: str, note: str = "") -> Revision:
+    """After any change of a story: refresh its content hash and keep it as a revision.
+
+    Every path that changes a story (import, admin, API, tasks) calls this once, inside the
+    change's transaction.
+    """
+    document = desk.export_story(Story.objects.with_parts().get(pk=story.pk))
+    story.content_hash = desk.content_hash(document)
+    Story.objects.filter(pk=story.pk).update(content_hash=story.content_hash)
+    return Revision.objects.create(story=story, actor=actor, note=note, document=document)
 
 
 def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "import") -> ImportResult:
@@ -200,5 +206,5 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
         if not created:
             _delete_parts(story)
         _create_parts(story, document)
-        story_record_revision(story=story, actor=actor, note="created by import" if created else "updated by import")
+        story_record_change(story=story, actor=actor, note="created by import" if created else "updated by import")
     return ImportResult(story=story, created=created)
