@@ -113,7 +113,7 @@ class Disclosure(SiteText):
 class ReuseTerms(SiteText):
     version = models.CharField(max_length=20)
     summary = models.TextField()
-    attribution = models.CharField(max_length=300)
+    attribution = models.CharField(max_length=500)
     link_rule = models.TextField()
     keep_ids_rule = models.TextField()
     no_endorsement = models.TextField()
@@ -136,11 +136,11 @@ class ReuseTerms(SiteText):
 class RunGuide(SiteText):
     """The "Run these manifests yourself" guide: a template filled with a story's manifest ids."""
 
-    title = models.CharField(max_length=200)
+    title = models.CharField(max_length=500)
     summary = models.TextField()
     steps = models.JSONField(help_text='A list of {"n", "title", "text"} objects, in order.')
-    mcp_url = models.URLField()
-    connect_url = models.URLField()
+    mcp_url = models.URLField(max_length=1000)
+    connect_url = models.URLField(max_length=1000)
     request_method = models.CharField(max_length=10, default="GET")
     request_url_template = models.CharField(max_length=500, help_text="A URL containing {manifest_id}.")
     request_headers = models.JSONField(
@@ -185,11 +185,11 @@ class RunGuide(SiteText):
 class SponsorAd(SiteText):
     """A house ad shown on stories, always marked as an ad."""
 
-    label = models.CharField(max_length=100)
-    title = models.CharField(max_length=200)
+    label = models.CharField(max_length=500)
+    title = models.CharField(max_length=500)
     text = models.TextField()
-    cta_label = models.CharField("call-to-action label", max_length=100)
-    cta_url = models.URLField("call-to-action URL")
+    cta_label = models.CharField("call-to-action label", max_length=500)
+    cta_url = models.URLField("call-to-action URL", max_length=1000)
     note = models.TextField()
 
     content_fields = ("label", "title", "text", "cta_label", "cta_url", "note")

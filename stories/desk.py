@@ -160,9 +160,23 @@ def _check_derived(document: dict[str, Any]) -> list[Problem]:
     return problems
 
 
+def _nul_characters(value: Any, at: str = "$") -> Iterator[Problem]:
+    # PostgreSQL text and jsonb cannot hold U+0000; refuse it here, with its place, rather
+    # than fail in the database.
+    if isinstance(value, str):
+        if "\x00" in value:
+            yield Problem(at, "must not contain the NUL character (U+0000)")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _nul_characters(item, key if at == "$" else f"{at}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _nul_characters(item, f"{at}[{index}]")
+
+
 def validate_document(document: Any) -> dict[str, Any]:
     """Return the document if it is a valid desk/1 story; raise DeskError naming every problem."""
-    problems = schema_problems(_validator(), document)
+    problems = schema_problems(_validator(), document) or list(_nul_characters(document))[:50]
     if problems:
         raise DeskError(problems)
     problems = _check_times(document) + _check_derived(document)

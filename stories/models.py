@@ -221,7 +221,7 @@ class Image(OrderedPart):
     url = models.URLField(max_length=1000)
     alt = models.TextField(blank=True)
     caption = models.TextField(blank=True)
-    credit = models.CharField(max_length=300, blank=True)
+    credit = models.CharField(max_length=500, blank=True)
 
     class Meta(OrderedPart.Meta):
         constraints = [models.UniqueConstraint(fields=["story", "position"], name="image_position_unique")]
