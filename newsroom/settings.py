@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "manifests",
     "stories",
     "editions",
+    "verification",
 ]
 
 MIDDLEWARE = [
@@ -183,6 +184,19 @@ TRUST_RULES = [
     {"level": "confirmed", "min_sources": 5, "min_publishers": 3},
     {"level": "reported", "min_sources": 0, "min_publishers": 0},
 ]
+
+# The server-side checks (verification/). Manifests must be published within this many days
+# before the story; a story must not repeat one published this many days before it.
+VERIFY_RECENT_DAYS = envint("VERIFY_RECENT_DAYS", "7")
+REPEAT_WINDOW_DAYS = envint("REPEAT_WINDOW_DAYS", "14")
+# not_repeat fails when the text similarity (estimated Jaccard of word features, 0-1) reaches
+# REPEAT_TEXT_THRESHOLD, or when the combined score (text and cited-manifest overlap) reaches
+# REPEAT_SCORE_THRESHOLD; both in percent.
+REPEAT_TEXT_THRESHOLD = envint("REPEAT_TEXT_THRESHOLD", "70")
+REPEAT_SCORE_THRESHOLD = envint("REPEAT_SCORE_THRESHOLD", "55")
+# A running verification run whose worker has been silent this long may be taken over; keep it
+# longer than the verify task's hard time limit.
+VERIFY_RUN_LEASE_SECONDS = envint("VERIFY_RUN_LEASE_SECONDS", "900")
 
 # A desk/1 document larger than this is refused before it is parsed.
 DESK_MAX_DOCUMENT_BYTES = envint("DESK_MAX_DOCUMENT_BYTES", str(5 * 1024 * 1024))

@@ -1,0 +1,1 @@
+"""Receivers that keep the repeat index current as stories change."""
