@@ -201,6 +201,17 @@ VERIFY_RUN_LEASE_SECONDS = envint("VERIFY_RUN_LEASE_SECONDS", "900")
 # A desk/1 document larger than this is refused before it is parsed.
 DESK_MAX_DOCUMENT_BYTES = envint("DESK_MAX_DOCUMENT_BYTES", str(5 * 1024 * 1024))
 
+# The manifest provider (Synorb REST shape). No URL means "not configured": nothing is called.
+MANIFEST_PROVIDER_URL = os.getenv("MANIFEST_PROVIDER_URL", "").rstrip("/")
+MANIFEST_PROVIDER_KEY = os.getenv("MANIFEST_PROVIDER_KEY", "")
+MANIFEST_PROVIDER_CONNECT_TIMEOUT = envint("MANIFEST_PROVIDER_CONNECT_TIMEOUT", "5")  # seconds
+MANIFEST_PROVIDER_READ_TIMEOUT = envint("MANIFEST_PROVIDER_READ_TIMEOUT", "20")  # seconds for the whole reply
+MANIFEST_PROVIDER_MAX_RETRIES = envint("MANIFEST_PROVIDER_MAX_RETRIES", "3")
+MANIFEST_PROVIDER_MAX_REPLY_BYTES = envint("MANIFEST_PROVIDER_MAX_REPLY_BYTES", str(2 * 1024 * 1024))
+MANIFEST_PROVIDER_BACKOFF_BASE = envint("MANIFEST_PROVIDER_BACKOFF_BASE_MS", "500") / 1000  # seconds
+# The longest the client sleeps between attempts; a longer Retry-After ends the fetch instead.
+MANIFEST_PROVIDER_MAX_WAIT = envint("MANIFEST_PROVIDER_MAX_WAIT", "30")  # seconds
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
