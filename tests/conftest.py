@@ -11,6 +11,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from tests.provider_server import provider  # noqa: F401  (the test manifest provider fixture)
+
 REQUIRE_SERVICES = os.getenv("REQUIRE_SERVICES", "") == "1"
 CHROMIUM = os.getenv("CHROMIUM_PATH", "/usr/bin/chromium")
 
