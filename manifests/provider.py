@@ -108,6 +108,15 @@ def parse_retry_after(value: str | None, *, now: datetime | None = None) -> floa
     return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
+def backoff_delay(attempt: int, *, base: float, cap: float) -> float:
+    """Seconds to wait after failed attempt ``attempt`` (1, 2, …): exponential, with full jitter.
+
+    Full jitter (a uniform draw up to the exponential bound) spreads the retries of many
+    workers that failed together, instead of sending them back in one wave.
+    """
+    return random.uniform(0, min(cap, base * 2 ** (attempt - 1)))
+
+
 @dataclass(frozen=True)
 class ProviderClient:
     """One provider's address, key and limits. Build it with ``from_settings()``."""
@@ -180,8 +189,7 @@ class ProviderClient:
                     ) from None
                 wait = transient.retry_after
                 if wait is None:
-                    # Full jitter: spread the retries of many workers instead of bunching them.
-                    wait = random.uniform(0, min(self.max_wait, self.backoff_base * 2 ** (attempt - 1)))
+                    wait = backoff_delay(attempt, base=self.backoff_base, cap=self.max_wait)
                 elif wait > self.max_wait:
                     raise ProviderUnavailable(
                         f"{transient.reason}; the provider asks us to wait {wait:.0f} s, longer than "

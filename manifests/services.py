@@ -95,7 +95,7 @@ def manifests_fetch(*, manifest_ids: list[str], refresh: bool = False) -> dict[s
         manifest = known.get(manifest_id)
         if manifest is not None and manifest.claim_count and not refresh:
             outcomes[manifest_id] = FetchOutcome(
-                "stored", f"already stored with {manifest.claim_count} claims ({manifest.origin})", manifest
+                "stored", f"already stored with {_claims(manifest.claim_count)} (origin: {manifest.origin})", manifest
             )
         else:
             wanted.append(manifest_id)
@@ -123,4 +123,8 @@ def _fetch_one(client: ProviderClient, manifest_id: str, stored: Manifest | None
     except DatabaseError as error:
         logger.exception("manifest %r: the provider's reply could not be stored", manifest_id)
         return FetchOutcome("error", f"the provider's reply could not be stored: {error}", stored)
-    return FetchOutcome("fetched", f"fetched from the provider with {len(data.claims)} claims", manifest)
+    return FetchOutcome("fetched", f"fetched from the provider with {_claims(len(data.claims))}", manifest)
+
+
+def _claims(count: int) -> str:
+    return f"{count} claim{'' if count == 1 else 's'}"

@@ -26,7 +26,7 @@ def test_it_prints_one_line_per_id_and_a_summary(provider):
 
     assert out.splitlines() == [
         "m1\tfetched\tfetched from the provider with 3 claims",
-        "m2\tstored\talready stored with 1 claims (file)",
+        "m2\tstored\talready stored with 1 claim (origin: file)",
         "2 manifests: 1 fetched, 1 already stored, 0 missing, 0 failed",
     ]
     assert Manifest.objects.get(manifest_id="m1").claims.count() == 3

@@ -16,6 +16,7 @@ from manifests.provider import (
     ProviderKeyRejected,
     ProviderNotConfigured,
     ProviderUnavailable,
+    backoff_delay,
     parse_retry_after,
 )
 from manifests.services import manifests_fetch
@@ -47,7 +48,7 @@ def test_it_fetches_and_stores_a_manifest_with_its_claims(provider):
 
     assert outcome.status == "fetched"
     assert outcome.ok
-    assert "2 claims" in outcome.message
+    assert outcome.message == "fetched from the provider with 2 claims"
     manifest = Manifest.objects.get(manifest_id="m1")
     assert outcome.manifest == manifest
     assert manifest.origin == Manifest.Origin.PROVIDER
@@ -67,7 +68,7 @@ def test_it_reuses_a_stored_manifest_without_a_request(provider):
 
     assert outcome.status == "stored"
     assert outcome.manifest == claim.manifest
-    assert "1 claims" in outcome.message
+    assert outcome.message == "already stored with 1 claim (origin: file)"
     assert provider.requests == []
 
 
@@ -165,7 +166,18 @@ def test_it_backs_off_between_attempts_within_the_cap(provider, settings):
 
     gaps = [later.at - earlier.at for earlier, later in zip(provider.requests, provider.requests[1:], strict=False)]
     assert len(gaps) == 2
-    assert all(gap < 0.2 + 0.15 for gap in gaps)
+    assert all(gap < 1 for gap in gaps)
+
+
+@pytest.mark.parametrize("attempt", [1, 2, 3, 8])
+def test_backoff_grows_exponentially_with_full_jitter_up_to_the_cap(attempt):
+    bound = min(30, 0.5 * 2 ** (attempt - 1))
+
+    delays = [backoff_delay(attempt, base=0.5, cap=30) for _ in range(500)]
+
+    assert all(0 <= delay <= bound for delay in delays)
+    assert min(delays) < bound * 0.2
+    assert max(delays) > bound * 0.8
 
 
 def test_it_gives_up_on_a_reply_slower_than_the_read_timeout(provider, settings):
@@ -370,7 +382,7 @@ def test_it_refuses_a_reply_announced_over_the_size_limit(provider, settings):
 
 def test_it_stops_reading_an_unannounced_reply_over_the_size_limit(provider, settings):
     settings.MANIFEST_PROVIDER_MAX_REPLY_BYTES = 10_000
-    provider.script("m1", [Reply(status=200, body=b" " * 50_000_000, send_length=False)])
+    provider.script("m1", [Reply(status=200, body=b" " * 5_000_000, send_length=False)])
 
     started = time.monotonic()
     outcome = fetch_one("m1")
