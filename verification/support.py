@@ -1,0 +1,140 @@
+"""Is a passage backed by the claims it cites? A lexical method that explains itself.
+
+Three tests, each with a reason a person can act on:
+
+1. **Figures.** Every figure written with digits (30.7%, 1,200, $2.5bn, 64k, 4th, 10x) must
+   have its value in a cited claim, however the claim writes it (30.7 percent, 1200, 2.5
+   billion, 64,000). A figure written as a word ('four environment scales') is held to the
+   same rule when it counts something the claims talk about. Values are compared exactly: a
+   changed or rounded number is always reported.
+2. **Names.** Coined names (ProgAgent, GSM8K, Qwen3-8B, MMLU) and capitalised words inside a
+   sentence (Invisible Technologies) must be mentioned by a cited claim, or by the title of
+   the cited manifest.
+3. **Words.** The passage's content words (no stopwords, lightly stemmed) must mostly be in
+   the cited claims, and so must each sentence's: a passage half backed by its claims and half
+   about something else fails on the sentence that is not backed.
+
+Thresholds are fractions of content words; they were set on the labelled cases in
+``tests/verification/supported_cases.json`` (see ``bench/supported_eval.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from . import text as lex
+
+# A passage needs this share of its content words in the cited claims...
+PASSAGE_COVERAGE = 0.5
+# ...and each sentence of at least SENTENCE_MIN_WORDS content words needs this share.
+SENTENCE_COVERAGE = 0.34
+SENTENCE_MIN_WORDS = 4
+# A number word counts as a figure when one of the next few content words is in the claims.
+SPELLED_LOOKAHEAD = 3
+# How many missing words an explanation lists.
+SHOWN_WORDS = 6
+
+
+@dataclass
+class Support:
+    """The verdict on one passage: ``supported`` and, when not, every reason why not."""
+
+    supported: bool
+    reasons: list[str] = field(default_factory=list)
+    coverage: float = 1.0
+    content_words: int = 0
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
+
+
+def _figures_offered(claim_text: str) -> str:
+    shown = list(dict.fromkeys(str(figure) for figure in lex.digit_figures(claim_text)))
+    if not shown:
+        return "they state no figures"
+    more = f" and {len(shown) - 5} more" if len(shown) > 5 else ""
+    return "they give " + ", ".join(shown[:5]) + more
+
+
+def _figure_reasons(passage: str, claims: str, claim_stems: lex.StemIndex) -> list[str]:
+    offered = lex.figure_values(claims)
+    reasons = []
+    for figure in lex.digit_figures(passage):
+        if figure.value not in offered:
+            reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
+    for figure in lex.spelled_figures(passage):
+        if figure.value in offered:
+            continue
+        following = lex.content_words(passage[figure.start + len(figure.text) :])[:SPELLED_LOOKAHEAD]
+        counted = [word for word in following if lex.stem(word) in claim_stems]
+        if counted:
+            reasons.append(f"'{figure}' ({counted[0]}) is in none of the cited claims ({_figures_offered(claims)})")
+    return list(dict.fromkeys(reasons))
+
+
+def _name_reasons(passage: str, backing_lower: str, backing_stems: lex.StemIndex) -> list[str]:
+    return [
+        f"'{name}' is named but no cited claim mentions it"
+        for name in lex.names(passage)
+        if not lex.name_is_mentioned(name, backing_lower, backing_stems)
+    ]
+
+
+def _missing(stems_in_order: Iterable[tuple[str, str]], claim_stems: lex.StemIndex) -> list[str]:
+    return list(dict.fromkeys(word.lower() for word, stem in stems_in_order if stem not in claim_stems))
+
+
+def _word_reasons(passage: str, claim_stems: lex.StemIndex) -> tuple[list[str], float, int]:
+    reasons = []
+    pairs = [(word, lex.stem(word)) for word in lex.content_words(passage)]
+    distinct = {stem for _, stem in pairs}
+    if not distinct:
+        return [], 1.0, 0
+    backed = {stem for stem in distinct if stem in claim_stems}
+    coverage = len(backed) / len(distinct)
+    if coverage < PASSAGE_COVERAGE:
+        missing = _missing(pairs, claim_stems)
+        reasons.append(
+            f"only {len(backed)} of {len(distinct)} content words are in the cited claims; "
+            f"not in them: {', '.join(missing[:SHOWN_WORDS])}" + ("\u2026" if len(missing) > SHOWN_WORDS else "")
+        )
+        return reasons, coverage, len(distinct)
+    sentences = list(lex.sentences(passage))
+    if len(sentences) > 1:
+        for number, sentence in enumerate(sentences, start=1):
+            sentence_pairs = [(word, lex.stem(word)) for word in lex.content_words(sentence)]
+            sentence_stems = {stem for _, stem in sentence_pairs}
+            if len(sentence_stems) < SENTENCE_MIN_WORDS:
+                continue
+            sentence_backed = {stem for stem in sentence_stems if stem in claim_stems}
+            if len(sentence_backed) / len(sentence_stems) < SENTENCE_COVERAGE:
+                missing = _missing(sentence_pairs, claim_stems)
+                reasons.append(
+                    f"sentence {number} ('{_quote(sentence)}') is not backed by the cited claims: "
+                    f"only {len(sentence_backed)} of {len(sentence_stems)} content words are in them; "
+                    f"not in them: {', '.join(missing[:SHOWN_WORDS])}"
+                )
+    return reasons, coverage, len(distinct)
+
+
+def assess(passage_markdown: str, claim_texts: Sequence[str], context_texts: Sequence[str] = ()) -> Support:
+    """Whether a passage is backed by the texts of the claims it cites.
+
+    ``context_texts`` (the cited manifests' titles and brief headlines) may back a name, never
+    a figure or the wording: a claim is what the source states, a title only what it is about.
+    """
+    passage = lex.plain_text(passage_markdown)
+    claims = "\n".join(lex.plain_text(claim) for claim in claim_texts)
+    claim_stems = lex.StemIndex(lex.content_stems(claims) | {lex.stem(word) for word in lex.words(claims)})
+    backing = claims + "\n" + "\n".join(context_texts)
+    # Names inside coined names count as mentioned: 'Lean4AgenticRL' mentions 'RL'.
+    backing += "\n" + lex.split_camel_case(backing)
+    backing_stems = lex.StemIndex(claim_stems.stems | lex.content_stems("\n".join(context_texts)))
+
+    reasons = _figure_reasons(passage, claims, claim_stems)
+    reasons += _name_reasons(passage, backing.lower(), backing_stems)
+    word_reasons, coverage, count = _word_reasons(passage, claim_stems)
+    reasons += word_reasons
+    return Support(supported=not reasons, reasons=reasons, coverage=coverage, content_words=count)

@@ -1,0 +1,422 @@
+"""The lexical toolkit the checks share: plain text from markdown, words, stems, numbers, names.
+
+No model and no corpus: everything here is a rule a person can read, so a check can say
+exactly why it decided what it did.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+
+# --- Plain text ----------------------------------------------------------------------------
+
+_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_MD_AUTOLINK = re.compile(r"<(https?://[^>]+)>")
+_MD_MARKS = re.compile(r"(\*\*|__|\*|`+|~~|^#{1,6}\s+|^>\s?|^\s*[-+*]\s+|^\s*\d+\.\s+)", re.MULTILINE)
+_HTML_TAG = re.compile(r"<[^>]+>")
+_URL = re.compile(r"https?://\S+")
+
+
+_TYPOGRAPHY = str.maketrans(
+    {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": " - ", "\u00a0": " "}
+)
+
+
+def plain_text(markdown: str) -> str:
+    """Markdown as a reader sees it: link texts kept, URLs, tags and emphasis marks dropped."""
+    text = _MD_LINK.sub(r"\1", markdown)
+    text = _MD_AUTOLINK.sub(" ", text)
+    text = _HTML_TAG.sub(" ", text)
+    text = _URL.sub(" ", text)
+    text = _MD_MARKS.sub(" ", text)
+    # Typographic quotes and dashes as plain ones, so one pattern reads both.
+    text = text.translate(_TYPOGRAPHY)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+# --- Words and stems -----------------------------------------------------------------------
+
+# Function words, and words every news paragraph uses whatever it reports (reporting verbs,
+# hedges, connectives): their presence says nothing about support.
+_STOPWORDS = """
+    a about above according across after afterwards again against all almost alone along already also
+    although always am among amongst an and another any anyhow anyone anything anyway anywhere are
+    around as at back be became because become becomes becoming been before beforehand behind being
+    below beside besides between beyond both but by can cannot could did do does doing done down due
+    during each either else elsewhere enough etc even ever every everyone everything everywhere except
+    few for former formerly from further had has have having he hence her here hereafter hereby herein
+    hers herself him himself his how however i if in indeed instead into is it its itself just last
+    latter latterly least less let like likely made make makes many may me meanwhile might mine more
+    moreover most mostly much must my myself namely neither never nevertheless next no nobody none
+    noone nor not nothing now nowhere of off often on once only onto or other others otherwise our ours
+    ourselves out over own per perhaps put quite rather re really said same say saying says see seem
+    seemed seeming seems several she should since so some somehow someone something sometime sometimes
+    somewhere still such than that the their theirs them themselves then thence there thereafter
+    thereby therefore therein thereupon these they this those though through throughout thru thus to
+    together too toward towards under until up upon us very via was we well were what whatever when
+    whence whenever where whereafter whereas whereby wherein whereupon wherever whether which while
+    whither who whoever whole whom whose why will with within without would yet you your yours
+    yourself yourselves
+    argue argues argued argument claim claims claimed note notes noted noting report reports reported
+    reporting state states stated tell tells told write writes wrote written writing add adds added
+    suggest suggests suggested suggesting show shows showed shown find finds found explain explains
+    explained describe describes described call calls called put puts use uses used using
+    new recent recently week weeks today yesterday year years month months day days time times
+    according way ways thing things kind lot lots part instance example words word other
+    first second third finally first-ever overall still simply mainly largely
+    researchers authors author paper papers study studies post preprint team teams company companies
+"""
+STOPWORDS = frozenset(_STOPWORDS.split())
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+
+
+@lru_cache(maxsize=20_000)
+def stem(word: str) -> str:
+    """A light suffix-stripping stem, enough to match 'verifiers' with 'verifier' and
+    'evaluated' with 'evaluation' ('evalu'). Not Porter: shorter rules, fewer surprises."""
+    w = word.lower()
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) <= 3:
+        return w
+    for suffix, keep in (
+        ("ational", "ate"),
+        ("ization", "ize"),
+        ("isation", "ize"),
+        ("fulness", "ful"),
+        ("iveness", "ive"),
+        ("ousness", "ous"),
+        ("ations", "ate"),
+        ("ation", "ate"),
+        ("ables", ""),
+        ("able", ""),
+        ("ibles", ""),
+        ("ible", ""),
+        ("ives", ""),
+        ("ive", ""),
+        ("ments", ""),
+        ("ment", ""),
+        ("ness", ""),
+        ("ities", ""),
+        ("ity", ""),
+        ("ings", ""),
+        ("ing", ""),
+        ("ies", "y"),
+        ("ied", "y"),
+        ("edly", ""),
+        ("ed", ""),
+        ("ers", ""),
+        ("er", ""),
+        ("ly", ""),
+        ("es", ""),
+        ("s", ""),
+    ):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            if suffix == "s" and w.endswith(("ss", "us", "is")):
+                continue
+            if suffix == "es" and not w.endswith(("ches", "shes", "xes", "sses", "zes")):
+                w = w[:-1]
+                break
+            w = w[: -len(suffix)] + keep
+            break
+    if w.endswith("e") and len(w) > 4:
+        w = w[:-1]
+    if len(w) >= 4 and w[-1] == w[-2] and w[-1] not in "lsz" and w[-1] not in "aeiou":
+        w = w[:-1]  # running -> runn -> run
+    return w
+
+
+def words(text: str) -> list[str]:
+    """Word tokens of plain text; hyphenated compounds are split into their parts."""
+    return [part for token in _WORD.findall(text) for part in token.split("-") if part]
+
+
+def content_words(text: str) -> list[str]:
+    """Words that carry meaning: no stopwords, no one- or two-letter words."""
+    return [word for word in words(text) if len(word) > 2 and word.lower() not in STOPWORDS]
+
+
+def content_stems(text: str) -> set[str]:
+    return {stem(word) for word in content_words(text)}
+
+
+def stems_match(a: str, b: str) -> bool:
+    """Equal stems, or long stems sharing their first six letters ('verifiable'/'verifier')."""
+    return a == b or (len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6])
+
+
+class StemIndex:
+    """A set of stems that also answers the six-letter prefix match quickly."""
+
+    def __init__(self, stems: set[str]):
+        self.stems = stems
+        self.prefixes = {item[:6] for item in stems if len(item) >= 6}
+
+    def __contains__(self, item: str) -> bool:
+        return item in self.stems or (len(item) >= 6 and item[:6] in self.prefixes)
+
+
+# --- Numbers -------------------------------------------------------------------------------
+
+_SCALE_WORDS = {
+    "thousand": Decimal(1_000),
+    "million": Decimal(1_000_000),
+    "billion": Decimal(1_000_000_000),
+    "trillion": Decimal(1_000_000_000_000),
+}
+_SCALE_SUFFIXES = {
+    "k": Decimal(1_000),
+    "m": Decimal(1_000_000),
+    "mn": Decimal(1_000_000),
+    "mln": Decimal(1_000_000),
+    "b": Decimal(1_000_000_000),
+    "bn": Decimal(1_000_000_000),
+    "t": Decimal(1_000_000_000_000),
+    "tn": Decimal(1_000_000_000_000),
+}
+_UNITS = {
+    "zero": 0,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "dozen": 12,
+}
+
+# A figure written with digits: currency, digits (thousands separators, decimals), then a scale
+# or unit. It must not be glued to letters before it (Qwen3, GSM8K are names, not figures).
+_FIGURE = re.compile(
+    r"""
+    (?<![A-Za-z0-9_.,])
+    (?P<currency>[$€£¥])?
+    (?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
+    (?:
+        \s?(?P<percent>%|percent\b|per\s?cent\b)
+      | \s?(?P<points>percentage[\s-]points?\b|pp\b|points?\b|pts\b)
+      | (?P<suffix>k|K|mn|mln|bn|tn|m|M|b|B|t|T)(?![A-Za-z])
+      | [\s-](?P<scale>thousand|million|billion|trillion)\b
+      | (?P<ordinal>st|nd|rd|th)(?![A-Za-z])
+      | (?P<times>x|\u00d7)(?![A-Za-z])
+    )?
+    (?![A-Za-z0-9])
+    """,
+    re.VERBOSE,
+)
+# Compound tokens (word characters joined by '-' or '.'); one that starts with a letter and
+# holds a digit is a name, not a figure: ProgAgent-14B, Qwen3-8B, GPT-4o, COVID-19, GSM8K.
+_COMPOUND = re.compile(r"(?<![\w.-])[A-Za-z]\w*(?:[-.]\w+)*")
+_NUMBER_WORDS = re.compile(
+    r"\b(?P<words>(?:(?:zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+    r"hundred|dozen|one)(?:[\s-](?:and[\s-])?)?)+)(?P<scale>thousand|million|billion|trillion)?\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number as written (``text``) and the value it stands for, for comparison."""
+
+    text: str
+    value: Decimal
+    start: int
+    spelled: bool = False
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _decimal(digits: str) -> Decimal | None:
+    try:
+        return Decimal(digits.replace(",", ""))
+    except InvalidOperation:
+        return None
+
+
+def _normal(value: Decimal) -> Decimal:
+    # 30.70 and 30.7 are the same figure; normalize() alone would turn 100 into 1E+2, which
+    # still compares equal, so comparisons are by value.
+    return value.normalize()
+
+
+def mask_identifiers(text: str) -> str:
+    """The text with digit-bearing names blanked out (same length), so their digits are not figures."""
+    return _COMPOUND.sub(lambda m: " " * len(m.group()) if any(c.isdigit() for c in m.group()) else m.group(), text)
+
+
+def digit_figures(text: str) -> list[Figure]:
+    """Every figure written with digits: 30.7%, 30.7 percent, 1,200, $2.5bn, 64k, 4th, 10x."""
+    masked = mask_identifiers(text)
+    figures = []
+    for match in _FIGURE.finditer(masked):
+        value = _decimal(match["digits"])
+        if value is None:
+            continue
+        if match["suffix"]:
+            value *= _SCALE_SUFFIXES[match["suffix"].lower()]
+        elif match["scale"]:
+            value *= _SCALE_WORDS[match["scale"].lower()]
+        figures.append(Figure(text[match.start() : match.end()].strip(), _normal(value), match.start()))
+    return figures
+
+
+def _spelled_value(phrase: str) -> Decimal | None:
+    total, current = 0, 0
+    for part in re.split(r"[\s-]+", phrase.lower()):
+        if part in ("", "and"):
+            continue
+        if part == "one":
+            current += 1
+        elif part == "hundred":
+            current = max(current, 1) * 100
+        elif part in _UNITS:
+            current += _UNITS[part]
+        else:
+            return None
+    total += current
+    return Decimal(total)
+
+
+def spelled_figures(text: str) -> list[Figure]:
+    """Numbers written as words ('four environment scales', 'two million').
+
+    Ordinal words are left out: 'a second preprint' enumerates, it does not report a figure.
+    """
+    figures = []
+    for match in _NUMBER_WORDS.finditer(text):
+        phrase = match["words"].strip(" -")
+        lowered = phrase.lower()
+        if lowered in ("one", "one and"):
+            # 'one' is more often a pronoun ('no one', 'one of them') than a count.
+            continue
+        value = _spelled_value(phrase)
+        if value is None:
+            continue
+        if match["scale"]:
+            value *= _SCALE_WORDS[match["scale"].lower()]
+        figures.append(Figure(match.group().strip(), _normal(value), match.start(), spelled=True))
+    return figures
+
+
+def figure_values(text: str) -> set[Decimal]:
+    """Every value a text states, however written: what a cited claim offers to back a figure."""
+    return {figure.value for figure in digit_figures(text)} | {figure.value for figure in spelled_figures(text)}
+
+
+# --- Names ---------------------------------------------------------------------------------
+
+# Capitalised words that are not names: days, months, and words often capitalised in prose.
+_NOT_NAMES_TEXT = """
+    i monday tuesday wednesday thursday friday saturday sunday january february march april may june
+    july august september october november december mr mrs ms dr prof
+"""
+_NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|[\"'(\[]\s*|\n)$")
+_NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.'][A-Za-z0-9]+)*")
+
+
+def _shape_is_identifier(token: str) -> bool:
+    """CamelCase, ALLCAPS, or letters with digits: a coined name wherever it stands."""
+    core = token[:-1] if token.endswith("s") and token[:-1].isupper() else token  # GPUs
+    has_digit = any(ch.isdigit() for ch in core)
+    letters = [ch for ch in core if ch.isalpha()]
+    upper = sum(ch.isupper() for ch in letters)
+    all_caps = len(letters) >= 2 and upper == len(letters)
+    inner_caps = any(ch.isupper() for ch in core[1:]) and any(ch.islower() for ch in core)
+    return has_digit or all_caps or inner_caps
+
+
+def names(text: str) -> list[str]:
+    """Names a text uses: coined names anywhere (ProgAgent, GSM8K, MMLU, Qwen3-8B), and
+    capitalised words that do not start a sentence (Invisible Technologies, Bayesian).
+
+    A plain capitalised word at the start of a sentence is left to the word overlap: without
+    a dictionary it cannot be told from an ordinary word ('Programmatic', 'Researchers').
+    """
+    found = []
+    for match in _NAME_TOKEN.finditer(text):
+        token = match.group()
+        if token.endswith("'s"):
+            token = token[:-2]
+        if len(token) < 2 or not token[0].isalpha():
+            continue
+        if _shape_is_identifier(token):
+            found.append(token)
+            continue
+        if not token[0].isupper() or token.lower() in _NOT_NAMES or token.lower() in STOPWORDS:
+            continue
+        before = text[max(0, match.start() - 3) : match.start()]
+        if _SENTENCE_START.search(before) or match.start() == 0:
+            continue
+        found.append(token)
+    return list(dict.fromkeys(found))
+
+
+def split_camel_case(text: str) -> str:
+    """'Lean4AgenticRL' as 'Lean 4 Agentic RL', so the names inside a coined name can be found."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Za-z])(?=[0-9])|(?<=[A-Z])(?=[A-Z][a-z])", " ", text)
+
+
+def _is_acronym_of(acronym: str, haystack_lower: str) -> bool:
+    """'RL' stands for 'reinforcement learning' when those words follow each other in the text."""
+    initials = "".join(word[0] for word in words(haystack_lower))
+    return acronym in initials
+
+
+def name_is_mentioned(name: str, haystack_lower: str, haystack_stems: StemIndex) -> bool:
+    """A name is backed when the backing text contains it (any case), or each of its word
+    parts ('ProgAgent-14B' -> 'progagent', '14b'), or its stem ('Bayesian' -> 'bayes'), or,
+    for an acronym, the words it abbreviates ('RL' -> 'reinforcement learning')."""
+    lowered = name.lower()
+    core = name[:-1] if name.endswith("s") and name[:-1].isupper() else name
+    if core.isalpha() and core.isupper() and 2 <= len(core) <= 6 and _is_acronym_of(core.lower(), haystack_lower):
+        return True
+    if re.search(r"(?<![a-z0-9])" + re.escape(lowered) + r"(?![a-z0-9])", haystack_lower):
+        return True
+    if lowered.endswith("s") and lowered[:-1] in haystack_lower:
+        return True
+    parts = [part for part in re.split(r"[-.']", lowered) if part]
+    if len(parts) > 1 and all(re.search(r"(?<![a-z0-9])" + re.escape(p), haystack_lower) for p in parts):
+        return True
+    return not any(ch.isdigit() for ch in lowered) and stem(lowered) in haystack_stems
+
+
+# --- Sentences -----------------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+
+
+def sentences(text: str) -> Iterator[str]:
+    """Sentences of plain text, split after . ! ? followed by a capital or digit."""
+    for sentence in _SENTENCE_END.split(text):
+        sentence = sentence.strip()
+        if sentence:
+            yield sentence
