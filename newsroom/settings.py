@@ -51,6 +51,13 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "" if PRODUCTION else "localhost,127.0.
 
 # The public base URL used in every absolute link (desk/1 url, links, feeds, sitemaps).
 SITE_URL = os.getenv("SITE_URL", "http://localhost:8000").rstrip("/")
+SITE_NAME = os.getenv("SITE_NAME", "Hanging Context")
+# Public pages: how long a browser (max-age) and a CDN (s-maxage) may reuse a response, and how
+# long the server keeps a rendered page. A story change empties the server's copies at once; a
+# CDN cannot be told, so s-maxage bounds how long a retraction can linger there.
+PAGE_MAX_AGE = envint("PAGE_MAX_AGE", "60")
+PAGE_S_MAXAGE = envint("PAGE_S_MAXAGE", "300")
+PAGE_CACHE_SECONDS = envint("PAGE_CACHE_SECONDS", "600")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -60,6 +67,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.postgres",
+    "django.contrib.sitemaps",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -95,6 +103,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "newsroom.context_processors.site",
             ],
         },
     },

@@ -14,6 +14,7 @@ from newsroom.models import Beat, Disclosure, Newsroom, ReuseTerms, RunGuide, Si
 
 from . import desk
 from .models import Cite, Correction, Image, KeyFact, ListItem, Paragraph, RelatedLink, Revision, Section, Story
+from .signals import story_changed
 
 SiteTextT = TypeVar("SiteTextT", bound=SiteText)
 
@@ -136,13 +137,18 @@ def _create_parts(story: Story, document: dict[str, Any]) -> None:
     )
 
 
-def story_record_change(*, story: Story, actor: str, note: str = "") -> Revision:
+def story_record_change(
+    *, story: Story, actor: str, note: str = "", document: dict[str, Any] | None = None
+) -> Revision:
     """After any change of a story: refresh its content hash and keep it as a revision.
 
     Every path that changes a story (import, admin, API, tasks) calls this once, inside the
-    change's transaction.
+    change's transaction. The revision holds the story's desk/1 export, or for an import the
+    document as it was submitted (``document``): it is what changed the story, and its
+    written content equals the export's, so its content hash does too.
     """
-    document = desk.export_story(Story.objects.with_parts().get(pk=story.pk))
+    if document is None:
+        document = desk.export_story(Story.objects.with_parts().get(pk=story.pk))
     story.content_hash = desk.content_hash(document)
     Story.objects.filter(pk=story.pk).update(content_hash=story.content_hash)
     return Revision.objects.create(story=story, actor=actor, note=note, document=document)
@@ -163,6 +169,7 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
     with transaction.atomic():
         story = Story.objects.select_for_update().filter(desk_id=desk_id).first()
         created = story is None
+        was_public = story is not None and story.is_public
         taken = Story.objects.filter(dateline=dateline, slug=document["slug"]).exclude(desk_id=desk_id)
         other = taken.values_list("desk_id", flat=True).first()
         if other is not None:
@@ -206,5 +213,10 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
         if not created:
             _delete_parts(story)
         _create_parts(story, document)
-        story_record_change(story=story, actor=actor, note="created by import" if created else "updated by import")
+        note = ("created" if created else "updated") + (" as a draft" if as_draft else "") + " by import"
+        story_record_change(story=story, actor=actor, note=note, document=document)
+        if was_public or story.is_public:
+            # Readers see the change only after commit; caches and feeds above hear of it then.
+            action = "updated" if was_public else "published"
+            transaction.on_commit(lambda: story_changed.send(sender=Story, story=story, action=action))
     return ImportResult(story=story, created=created)

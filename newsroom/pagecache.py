@@ -1,0 +1,147 @@
+"""HTTP caching for public pages: validators, CDN headers and a server-side page cache.
+
+Every public view is wrapped in ``public_page``. The first request renders the page and keeps
+its bytes, headers, ETag and Last-Modified in the Django cache (local memory on a laptop,
+Redis in production); later requests are answered from there without touching the database,
+and conditional requests get a 304.
+
+Invalidation is one site-wide *generation*: every cache key includes it, and
+``pages_changed()`` replaces it whenever what readers may see changes (the stories room calls
+it on ``story_changed``). A story appears on its own page, its twins, the home page, its
+newsroom, beat and edition pages, the feeds, sitemaps, search and llms.txt; working out that
+set per change is where caches go wrong, while publishing is rare next to reading, so the
+whole site is re-rendered lazily after each change. Old entries are never read again and
+expire with ``PAGE_CACHE_SECONDS``, which also bounds anything that changes with time alone
+(a newly in-force site text).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.utils.cache import get_conditional_response
+from django.utils.http import http_date, parse_http_date
+
+GENERATION_KEY = "pages:generation"
+# Headers that belong to one response, not to the page: never stored, recomputed on each hit.
+_PER_RESPONSE_HEADERS = {"set-cookie", "date", "etag", "last-modified", "cache-control", "content-length", "vary"}
+# Public HTML never needs a script: a second line of defence behind the markdown sanitizer.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' https: data:; style-src 'self'; script-src 'none'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+View = Callable[..., HttpResponseBase]
+
+
+def generation() -> int:
+    """The current generation: nanoseconds since the epoch when public content last changed."""
+    value = cache.get(GENERATION_KEY)
+    if value is None:
+        # First request after a flush or an eviction: start a new generation. ``add`` makes
+        # concurrent first requests agree on one value.
+        cache.add(GENERATION_KEY, time.time_ns(), timeout=None)
+        value = cache.get(GENERATION_KEY) or time.time_ns()  # a dummy cache keeps nothing
+    return value
+
+
+def pages_changed() -> None:
+    """Make every cached page stale. A fresh timestamp, not an increment, so a generation
+    number is never reused after the cache loses the key."""
+    cache.set(GENERATION_KEY, time.time_ns(), timeout=None)
+
+
+def last_modified(response: HttpResponse, when: datetime | None) -> HttpResponse:
+    """Record when the content shown on a page last changed (the default is the generation)."""
+    if when is not None:
+        response["Last-Modified"] = http_date(when.timestamp())
+    return response
+
+
+def private_response(response: HttpResponse) -> HttpResponse:
+    """An editor's preview: never stored by anyone, never indexed."""
+    response["Cache-Control"] = "private, no-store"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+@dataclass(frozen=True)
+class CachedPage:
+    content: bytes
+    headers: tuple[tuple[str, str], ...]
+    etag: str
+    last_modified: int
+
+    @classmethod
+    def from_response(cls, response: HttpResponse, default_last_modified: int) -> CachedPage:
+        headers = tuple((name, value) for name, value in response.items() if name.lower() not in _PER_RESPONSE_HEADERS)
+        if response.get("Content-Type", "").startswith("text/html"):
+            headers += (("Content-Security-Policy", CONTENT_SECURITY_POLICY),)
+        stamp = response.get("Last-Modified")
+        return cls(
+            content=response.content,
+            headers=headers,
+            etag='"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"',
+            last_modified=parse_http_date(stamp) if stamp else default_last_modified,
+        )
+
+    def respond(self, request: HttpRequest) -> HttpResponseBase:
+        response = HttpResponse(self.content, headers=dict(self.headers))
+        response["ETag"] = self.etag
+        response["Last-Modified"] = http_date(self.last_modified)
+        response["Cache-Control"] = (
+            f"public, max-age={settings.PAGE_MAX_AGE}, s-maxage={settings.PAGE_S_MAXAGE}, "
+            f"stale-if-error={settings.PAGE_S_MAXAGE}"
+        )
+        return get_conditional_response(request, etag=self.etag, last_modified=self.last_modified, response=response)
+
+
+def page_key(request: HttpRequest, query: Iterable[str], gen: int) -> str:
+    # Only the parameters a view reads take part in the key, so ?utm_source=... shares the
+    # page and cannot be used to fill the cache with copies.
+    params = urlencode(sorted((name, request.GET[name]) for name in query if name in request.GET))
+    digest = hashlib.sha256(f"{request.path}?{params}".encode()).hexdigest()
+    return f"pages:{gen}:{digest}"
+
+
+def public_page(view: View | None = None, *, query: Iterable[str] = (), store: bool = True) -> Any:
+    """Serve a public view with validators and CDN headers, from the page cache when ``store``.
+
+    ``query`` names the GET parameters the view reads. A response the view marked private
+    (an editor's preview) or any status other than 200 passes through untouched and unstored.
+    ``store=False`` (search: one entry per query would only churn the cache) still sends
+    ETag, Last-Modified and Cache-Control and answers 304.
+    """
+    query = tuple(query)
+
+    def decorator(func: View) -> View:
+        @wraps(func)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            gen = generation()
+            key = page_key(request, query, gen) if store else None
+            page = cache.get(key) if key else None
+            if page is None:
+                response = func(request, *args, **kwargs)
+                if hasattr(response, "render") and not getattr(response, "is_rendered", True):
+                    response = response.render()  # TemplateResponse, e.g. from the sitemap view
+                if response.status_code != 200 or response.streaming or "private" in response.get("Cache-Control", ""):
+                    return response
+                page = CachedPage.from_response(response, default_last_modified=gen // 1_000_000_000)
+                if key:
+                    cache.set(key, page, settings.PAGE_CACHE_SECONDS)
+            return page.respond(request)
+
+        wrapper.uncached = func  # the bare view, for benchmarks and tests of the view alone
+        return wrapper
+
+    return decorator(view) if view is not None else decorator

@@ -1,0 +1,143 @@
+"""RSS and Atom feeds of published stories: the whole site, a newsroom, a beat."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.syndication.views import Feed
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
+
+from newsroom.models import Beat, Newsroom
+
+from .models import Story
+
+FEED_SIZE = 30
+
+
+class StoryFeed(Feed):
+    """Shared item rendering. Links are absolute from SITE_URL, never from the request's Host."""
+
+    feed_type = Rss201rev2Feed
+    url_name = "site-rss"
+
+    def __call__(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().__call__(request, *args, **kwargs)
+        # The framework dates a feed by its newest item, which would move back in time when
+        # that item is retracted; the page cache dates it by the last change instead.
+        del response["Last-Modified"]
+        return response
+
+    def stories(self, obj: Any) -> QuerySet[Story]:
+        return Story.objects.published()
+
+    def items(self, obj: Any) -> QuerySet[Story]:
+        return self.stories(obj).select_related("newsroom", "beat")[:FEED_SIZE]
+
+    def feed_url(self, obj: Any) -> str:
+        return settings.SITE_URL + reverse(self.url_name, kwargs=self.url_kwargs(obj))
+
+    def url_kwargs(self, obj: Any) -> dict[str, str]:
+        return {}
+
+    def item_title(self, item: Story) -> str:
+        return item.headline
+
+    def item_description(self, item: Story) -> str:
+        return item.dek
+
+    def item_link(self, item: Story) -> str:
+        return item.absolute_url()
+
+    def item_guid(self, item: Story) -> str:
+        return item.absolute_url()
+
+    def item_pubdate(self, item: Story) -> datetime | None:
+        return item.published_at
+
+    def item_updateddate(self, item: Story) -> datetime:
+        return max(item.updated_at, item.published_at or item.updated_at)
+
+    def item_author_name(self, item: Story) -> str:
+        return item.newsroom.title
+
+    def item_categories(self, item: Story) -> list[str]:
+        return [item.newsroom.title, item.beat.title]
+
+
+class SiteFeed(StoryFeed):
+    def title(self) -> str:
+        return f"{settings.SITE_NAME}: latest stories"
+
+    def link(self) -> str:
+        return settings.SITE_URL + reverse("home")
+
+    def description(self) -> str:
+        return f"The latest stories published by {settings.SITE_NAME}, each with the manifests it cites."
+
+
+class SiteAtomFeed(SiteFeed):
+    feed_type = Atom1Feed
+    url_name = "site-atom"
+    subtitle = SiteFeed.description
+
+
+class NewsroomFeed(StoryFeed):
+    url_name = "newsroom-rss"
+
+    def get_object(self, request: HttpRequest, newsroom: str) -> Newsroom:
+        return get_object_or_404(Newsroom, slug=newsroom)
+
+    def stories(self, obj: Newsroom) -> QuerySet[Story]:
+        return Story.objects.published().filter(newsroom=obj)
+
+    def url_kwargs(self, obj: Newsroom) -> dict[str, str]:
+        return {"newsroom": obj.slug}
+
+    def title(self, obj: Newsroom) -> str:
+        return f"{obj.title}: {settings.SITE_NAME}"
+
+    def link(self, obj: Newsroom) -> str:
+        return settings.SITE_URL + obj.get_absolute_url()
+
+    def description(self, obj: Newsroom) -> str:
+        return obj.description or f"The latest stories from the {obj.title} newsroom."
+
+
+class NewsroomAtomFeed(NewsroomFeed):
+    feed_type = Atom1Feed
+    url_name = "newsroom-atom"
+    subtitle = NewsroomFeed.description
+
+
+class BeatFeed(StoryFeed):
+    url_name = "beat-rss"
+
+    def get_object(self, request: HttpRequest, newsroom: str, beat: str) -> Beat:
+        return get_object_or_404(Beat.objects.select_related("newsroom"), newsroom__slug=newsroom, slug=beat)
+
+    def stories(self, obj: Beat) -> QuerySet[Story]:
+        return Story.objects.published().filter(beat=obj)
+
+    def url_kwargs(self, obj: Beat) -> dict[str, str]:
+        return {"newsroom": obj.newsroom.slug, "beat": obj.slug}
+
+    def title(self, obj: Beat) -> str:
+        return f"{obj.newsroom.title} / {obj.title}: {settings.SITE_NAME}"
+
+    def link(self, obj: Beat) -> str:
+        return settings.SITE_URL + obj.get_absolute_url()
+
+    def description(self, obj: Beat) -> str:
+        return obj.description or f"The latest stories on the {obj.title} beat of {obj.newsroom.title}."
+
+
+class BeatAtomFeed(BeatFeed):
+    feed_type = Atom1Feed
+    url_name = "beat-atom"
+    subtitle = BeatFeed.description

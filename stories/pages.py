@@ -1,0 +1,411 @@
+"""What the public pages show, worked out from stored stories.
+
+The views stay thin: they find the story or the listing and hand it to these helpers, which
+arrange a story for its page (citations with their claims, the ledger, JSON-LD), write its
+Markdown twin, and summarise stories for listings and their JSON twins.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
+from django.core.paginator import Page as PaginatorPage
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.http import Http404, HttpRequest
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+
+from manifests.models import Claim, Manifest
+from newsroom.models import Disclosure, ReuseTerms, RunGuide, SponsorAd
+
+from . import desk
+from .markup import http_url, render_markdown
+from .models import Cite, Correction, Image, KeyFact, ListItem, Paragraph, RelatedLink, Section, Story
+
+PAGE_SIZE = 20
+# JSON twins are written as the seeds are: UTF-8 characters kept, two-space indent.
+JSON_PARAMS = {"ensure_ascii": False, "indent": 2}
+
+
+# --- The story page ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CitedClaim:
+    claim_id: str
+    # None when the store holds no text for this claim of this manifest (an imported ledger
+    # entry has none, and an id cited with the wrong manifest must not borrow another's text).
+    text: str | None
+
+
+@dataclass(frozen=True)
+class CiteLink:
+    manifest_id: str
+    number: int  # the manifest's place in the ledger, counted from 1
+    claims: list[CitedClaim]
+
+
+@dataclass(frozen=True)
+class FactView:
+    fact: KeyFact
+    cites: list[CiteLink]
+
+
+@dataclass(frozen=True)
+class ParagraphView:
+    paragraph: Paragraph
+    html: SafeString
+    cites: list[CiteLink]
+
+
+@dataclass(frozen=True)
+class SectionView:
+    section: Section
+    anchor: str
+    paragraphs: list[ParagraphView]
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    number: int
+    manifest_id: str
+    manifest: Manifest | None  # None: cited, but not (yet) in the manifest store
+
+
+def _claim_texts(cites: list[Cite], manifest_ids: list[str]) -> dict[tuple[str, str], str]:
+    """Claim texts by (manifest id, claim id) for every claim the story cites, in one query."""
+    claim_ids = {claim_id for cite in cites for claim_id in cite.claim_ids}
+    if not claim_ids:
+        return {}
+    rows = Claim.objects.filter(manifest__manifest_id__in=manifest_ids, claim_id__in=claim_ids).values_list(
+        "manifest__manifest_id", "claim_id", "text"
+    )
+    return {(manifest_id, claim_id): text for manifest_id, claim_id, text in rows}
+
+
+class StoryPage:
+    """A ``with_parts()`` story arranged for its page and its Markdown twin.
+
+    Costs two queries beyond ``with_parts()`` whatever the story's size: the ledger's
+    manifests and the cited claims' texts.
+    """
+
+    def __init__(self, story: Story, *, preview: bool = False):
+        self.story = story
+        self.preview = preview
+        view = desk.StoryView(story)
+        cited = view.cited_manifest_ids()
+        self.cited_manifest_ids = cited
+        manifests = desk.manifests_by_id(cited)
+        texts = _claim_texts(list(view.all_cites()), cited)
+        numbers = {manifest_id: number for number, manifest_id in enumerate(cited, start=1)}
+
+        def links(cites: list[Cite]) -> list[CiteLink]:
+            return [
+                CiteLink(
+                    manifest_id=cite.manifest_id,
+                    number=numbers[cite.manifest_id],
+                    claims=[
+                        CitedClaim(claim_id, texts.get((cite.manifest_id, claim_id))) for claim_id in cite.claim_ids
+                    ],
+                )
+                for cite in cites
+            ]
+
+        self.key_facts = [FactView(fact, links(cites)) for fact, cites in view.key_facts]
+        self.sections = [
+            SectionView(
+                section=section,
+                anchor=f"section-{index}",
+                paragraphs=[
+                    ParagraphView(paragraph, render_markdown(paragraph.markdown), links(cites))
+                    for paragraph, cites in paragraphs
+                ],
+            )
+            for index, (section, paragraphs) in enumerate(view.sections, start=1)
+        ]
+        self.ledger = [
+            LedgerEntry(number, manifest_id, manifests.get(manifest_id)) for manifest_id, number in numbers.items()
+        ]
+        self.unresolved = view.lists[ListItem.Kind.UNRESOLVED]
+        self.decision_card = [(kind.label, view.lists[kind]) for kind in desk.DECISION_CARD_KINDS if view.lists[kind]]
+        self.corrections: list[Correction] = list(story.corrections.all())
+        self.related: list[RelatedLink] = list(story.related_links.all())
+        self.images: list[Image] = list(story.images.all())
+        self.publishers = sorted({entry.manifest.source_name for entry in self.ledger if entry.manifest})
+
+        site_texts = desk._site_texts(story)
+        self.disclosure: Disclosure | None = site_texts["disclosure"]
+        self.reuse_terms: ReuseTerms | None = site_texts["reuse_terms"]
+        self.run_guide: RunGuide | None = site_texts["run_guide"]
+        self.sponsor: SponsorAd | None = site_texts["sponsor"]
+        self.commands = self.run_guide.commands(cited) if self.run_guide else None
+
+        self.trust_text = desk.trust_text(story.trust, len(cited))
+        self.url = story.absolute_url()
+        self.json_url = self.url + "index.json"
+        self.markdown_url = self.url + "index.md"
+        self.newsroom_url = settings.SITE_URL + story.newsroom.get_absolute_url()
+        self.edition_url = settings.SITE_URL + story.edition.get_absolute_url()
+
+    @property
+    def modified_at(self) -> datetime:
+        """When the story as readers see it last changed: an edit or an appended correction."""
+        times = [self.story.updated_at, *(correction.published_at for correction in self.corrections)]
+        if self.story.published_at:
+            times.append(self.story.published_at)
+        return max(times)
+
+    def json_ld(self) -> dict[str, Any]:
+        """A schema.org NewsArticle, with the cited manifests as citations."""
+        story = self.story
+        data: dict[str, Any] = {
+            "@context": "https://schema.org",
+            "@type": "NewsArticle",
+            "@id": self.url,
+            "url": self.url,
+            "mainEntityOfPage": self.url,
+            "headline": story.headline,
+            "description": story.dek,
+            "inLanguage": "en",
+            "isAccessibleForFree": True,
+            "articleSection": story.beat.title,
+            "dateModified": desk.format_utc(self.modified_at),
+            "author": {"@type": "Organization", "name": story.newsroom.title, "url": self.newsroom_url},
+            "publisher": {"@type": "Organization", "name": settings.SITE_NAME, "url": settings.SITE_URL + "/"},
+            "citation": [_citation(entry) for entry in self.ledger],
+        }
+        if story.published_at:
+            data["datePublished"] = desk.format_utc(story.published_at)
+        if self.images:
+            data["image"] = [image.url for image in self.images]
+        if self.corrections:
+            data["correction"] = [
+                {
+                    "@type": "CorrectionComment",
+                    "text": correction.text,
+                    "datePublished": desk.format_utc(correction.published_at),
+                }
+                for correction in self.corrections
+            ]
+        if self.reuse_terms:
+            data["license"] = self.reuse_terms.license_url()
+            data["creditText"] = self.reuse_terms.attribution
+        return data
+
+    def json_ld_script(self) -> SafeString:
+        return json_for_script(self.json_ld())
+
+
+def _citation(entry: LedgerEntry) -> dict[str, Any]:
+    citation: dict[str, Any] = {"@type": "CreativeWork", "identifier": entry.manifest_id}
+    manifest = entry.manifest
+    if manifest is not None:
+        citation["name"] = manifest.title
+        if manifest.source_url:
+            citation["url"] = manifest.source_url
+        citation["publisher"] = {"@type": "Organization", "name": manifest.source_name}
+        if manifest.published_date:
+            citation["datePublished"] = manifest.published_date.isoformat()
+    return citation
+
+
+# In a <script> element only "</script" and "<!--" can end or bend the data early; escaping
+# these three characters as JSON \u escapes rules both out whatever a writer typed.
+_SCRIPT_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
+
+
+def json_for_script(data: Any) -> SafeString:
+    """JSON that is safe inside ``<script type="application/ld+json">``."""
+    return mark_safe(json.dumps(data, ensure_ascii=False).translate(_SCRIPT_ESCAPES))
+
+
+# --- The Markdown twin -------------------------------------------------------------------------
+
+
+def _one_line(text: str) -> str:
+    # Headings and list items are single lines in Markdown; a stray newline would end them.
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _markers(cites: list[CiteLink]) -> str:
+    return " ".join(f"[M{cite.number}: {', '.join(claim.claim_id for claim in cite.claims)}]" for cite in cites)
+
+
+def story_markdown(page: StoryPage) -> str:
+    """The whole story as readable Markdown with front matter; cites are ``[M1: claim ids]``."""
+    story = page.story
+    front = {
+        "id": str(story.desk_id),
+        "url": page.url,
+        "json": page.json_url,
+        "headline": story.headline,
+        "newsroom": story.newsroom.slug,
+        "beat": story.beat.slug,
+        "edition": story.edition_id,
+        "published_at": desk.format_utc(story.published_at) if story.published_at else None,
+        "trust": story.trust,
+        "trust_text": page.trust_text,
+        "sources": len(page.cited_manifest_ids),
+        "cited_manifest_ids": page.cited_manifest_ids,
+    }
+    # JSON scalars are valid YAML, and they quote whatever a writer typed.
+    out = ["---", *(f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in front.items()), "---", ""]
+    out += [f"# {_one_line(story.headline)}", ""]
+    if story.dek:
+        out += [story.dek, ""]
+    byline = [story.newsroom.title, story.beat.title, page.trust_text, f"Edition {story.edition_id}"]
+    if story.published_at:
+        byline.append(f"Published {story.published_at:%Y-%m-%d %H:%M} UTC")
+    out += [" · ".join(byline), ""]
+    if page.corrections:
+        out += ["## Corrections", ""]
+        out += [f"- {c.published_at:%Y-%m-%d %H:%M} UTC: {_one_line(c.text)}" for c in page.corrections] + [""]
+    if page.key_facts:
+        out += ["## Key facts", ""]
+        for item in page.key_facts:
+            note = " (self-reported)" if item.fact.self_reported else ""
+            out.append(f"- {_one_line(item.fact.text)}{note} {_markers(item.cites)}".rstrip())
+        out.append("")
+    for section in page.sections:
+        out += [f"## {_one_line(section.section.heading)}", ""]
+        for item in section.paragraphs:
+            out += [f"{item.paragraph.markdown.strip()} {_markers(item.cites)}".rstrip(), ""]
+    if page.unresolved:
+        out += ["## Unresolved", ""] + [f"- {_one_line(text)}" for text in page.unresolved] + [""]
+    if page.decision_card:
+        out += ["## Decision card", ""]
+        for label, texts in page.decision_card:
+            out += [f"### {label}", ""] + [f"- {_one_line(text)}" for text in texts] + [""]
+    if page.ledger:
+        out += ["## Manifests", ""]
+        for entry in page.ledger:
+            manifest = entry.manifest
+            if manifest is None:
+                out.append(f"- [M{entry.number}] Manifest {entry.manifest_id} (not in the store)")
+                continue
+            parts = [f"- [M{entry.number}] {_one_line(manifest.title)}", manifest.source_name]
+            if manifest.published_date:
+                parts.append(manifest.published_date.isoformat())
+            parts.append(f"manifest {entry.manifest_id}")
+            if http_url(manifest.source_url):
+                parts.append(f"<{manifest.source_url}>")
+            out.append(" · ".join(parts))
+        out.append("")
+    if page.run_guide and page.commands:
+        guide = page.run_guide
+        out += [f"## {_one_line(guide.title)}", "", guide.summary, ""]
+        out += [f"{step['n']}. **{_one_line(step['title'])}**: {_one_line(step['text'])}" for step in guide.steps]
+        out += ["", "```sh", page.commands["one"], "```", "", "```sh", page.commands["all"], "```", ""]
+    if story.writer_agent:
+        out += ["## Writer", "", f"{story.writer_agent} (run {story.writer_run_id})", ""]
+    if page.related:
+        out += ["## Related", ""]
+        for link in page.related:
+            href = http_url(link.url)
+            out.append(f"- [{_one_line(link.headline)}]({href})" if href else f"- {_one_line(link.headline)}")
+        out.append("")
+    if page.disclosure:
+        out += ["## Disclosure", "", page.disclosure.text, ""]
+    if page.reuse_terms:
+        terms = page.reuse_terms
+        out += ["## Reuse", "", terms.summary, ""]
+        out += [
+            f"- Credit: {terms.attribution}",
+            f"- Canonical URL: <{page.url}>",
+            f"- Terms: <{terms.license_url()}>",
+            "",
+        ]
+    return "\n".join(out)
+
+
+# --- Listings ----------------------------------------------------------------------------------
+
+
+def listed(stories: QuerySet[Story]) -> QuerySet[Story]:
+    """Stories ready for a listing: their newsroom, beat and edition, and their source count."""
+    sources = (
+        Cite.objects.filter(story=OuterRef("pk"))
+        .order_by()
+        .values("story")
+        .annotate(count=Count("manifest_id", distinct=True))
+        .values("count")
+    )
+    return stories.select_related("newsroom", "beat", "edition").annotate(
+        source_count=Coalesce(Subquery(sources, output_field=IntegerField()), Value(0))
+    )
+
+
+def trust_label(story: Story) -> str:
+    return desk.trust_text(story.trust, story.source_count)
+
+
+def paginate(request: HttpRequest, items: QuerySet, per_page: int = PAGE_SIZE) -> PaginatorPage:
+    """The requested ``?page=``; a page that is not there is a 404, never a silent page 1."""
+    try:
+        return Paginator(items, per_page).page(request.GET.get("page", 1))
+    except (EmptyPage, PageNotAnInteger):
+        raise Http404("No such page") from None
+
+
+def absolute(path: str) -> str:
+    return settings.SITE_URL + path
+
+
+def story_summary(story: Story) -> dict[str, Any]:
+    """One story in a listing's JSON twin (a ``listed()`` story)."""
+    url = story.absolute_url()
+    return {
+        "id": str(story.desk_id),
+        "slug": story.slug,
+        "url": url,
+        "headline": story.headline,
+        "dek": story.dek,
+        "published_at": desk.format_utc(story.published_at) if story.published_at else None,
+        "newsroom": story.newsroom.slug,
+        "newsroom_title": story.newsroom.title,
+        "beat": story.beat.slug,
+        "edition": story.edition_id,
+        "labels": {"trust": story.trust, "trust_text": trust_label(story)},
+        "source_count": story.source_count,
+        "links": {"html": url, "json": url + "index.json", "markdown": url + "index.md"},
+    }
+
+
+def page_urls(path: str, page: PaginatorPage) -> dict[str, str | None]:
+    """Absolute URLs of the neighbouring pages of a paginated listing."""
+    return {
+        "next": absolute(f"{path}?page={page.next_page_number()}") if page.has_next() else None,
+        "previous": absolute(f"{path}?page={page.previous_page_number()}") if page.has_previous() else None,
+    }
+
+
+def listing_document(
+    *, kind: str, title: str, html_path: str, page: PaginatorPage, feeds: dict[str, str] | None = None, **extra: Any
+) -> dict[str, Any]:
+    """The JSON twin of a listing page: the same stories, with links to the other forms."""
+    links = {"html": absolute(html_path), "json": absolute(html_path + "index.json")}
+    links |= {name: absolute(path) for name, path in (feeds or {}).items()}
+    return {
+        "type": kind,
+        "title": title,
+        "url": absolute(html_path),
+        "links": links,
+        **extra,
+        "page": page.number,
+        "pages": page.paginator.num_pages,
+        "count": page.paginator.count,
+        **page_urls(html_path + "index.json", page),
+        "stories": [story_summary(story) for story in page.object_list],
+    }
+
+
+def site_feeds() -> dict[str, str]:
+    return {"rss": reverse("site-rss"), "atom": reverse("site-atom")}
