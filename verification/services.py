@@ -1,0 +1,191 @@
+"""Verification runs and the repeat index: the changes that span models.
+
+The life of a run: ``verification_run_request`` records a pending run for the story's current
+content (or hands back one that already decided it); ``verification_run_execute`` claims it
+atomically, performs the five checks and records the verdict. ``story_verify`` does both at
+once. A Celery task calls ``verification_run_execute(run_id=...)`` on a run requested at
+submission; redelivering that task is harmless.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from stories.models import Story
+
+from . import repeat
+from .checks import CHECKS, checkable, parts, story_texts
+from .models import CheckStatus, StorySignature, StorySignatureKey, VerificationRun
+
+logger = logging.getLogger(__name__)
+
+
+# --- Runs ----------------------------------------------------------------------------------
+
+
+def verification_run_request(
+    *, story: Story, started_by: str, user: Any = None, force: bool = False
+) -> VerificationRun:
+    """The run that will decide the story's current content, created pending if need be.
+
+    Returns, in this order of preference: the newest passed or failed run for the current
+    content (its verdict stands, unless ``force``); the run already pending or running for it;
+    a new pending run. A run that ended ``unknown`` is never reused: it may decide this time.
+    """
+    if not started_by.strip():
+        raise ValueError("started_by must say who or what asked for the run")
+    # The caller's object may be older than the last edit; the hash in the database is the truth.
+    story.content_hash = Story.objects.values_list("content_hash", flat=True).get(pk=story.pk)
+    runs = VerificationRun.objects
+    if not force and (decided := runs.decided_for(story)):
+        return decided
+    if unfinished := runs.for_content(story).unfinished().first():
+        return unfinished
+    try:
+        # A savepoint: losing the race to the partial unique constraint must not break the
+        # caller's transaction.
+        with transaction.atomic():
+            return runs.create(
+                story=story,
+                content_hash=story.content_hash,
+                started_by=started_by,
+                started_by_user=user if getattr(user, "pk", None) else None,
+            )
+    except IntegrityError:
+        # Another request created the pending run for this content a moment ago: use it.
+        return runs.for_content(story).unfinished().get()
+
+
+def _claim(run_id: int) -> VerificationRun | None:
+    """Take the run for this worker, or None if another worker has it or it is finished.
+
+    One UPDATE with the state in its WHERE clause: of two workers racing, exactly one changes
+    the row. A running run is taken over only after its lease expired (its worker died).
+    """
+    now = timezone.now()
+    claimed = (
+        VerificationRun.objects.claimable(now)
+        .filter(pk=run_id)
+        .update(status=VerificationRun.Status.RUNNING, started_at=now, attempts=F("attempts") + 1)
+    )
+    if claimed != 1:
+        return None
+    return VerificationRun.objects.select_related("story").get(pk=run_id)
+
+
+def _perform_checks(story: Story) -> list[dict[str, Any]]:
+    results = []
+    for name, check in CHECKS:
+        started = time.perf_counter()
+        try:
+            result = check(story)
+            entry = result.as_dict()
+            if result.details:
+                entry["details"] = result.details
+        except Exception as error:
+            # One broken check must not lose the others' results; it cannot decide, so unknown.
+            logger.exception("check %s crashed on story %s", name, story.pk)
+            entry = {
+                "name": name,
+                "status": str(CheckStatus.UNKNOWN),
+                "problems": [{"at": "$", "message": f"the check could not run: {type(error).__name__}: {error}"}],
+            }
+        entry["duration_ms"] = round((time.perf_counter() - started) * 1000, 2)
+        results.append(entry)
+    return results
+
+
+def verification_run_execute(*, run_id: int) -> VerificationRun:
+    """Perform a pending run and record its verdict; safe to call twice or from two workers.
+
+    If the run is finished, or another live worker holds it, nothing is done and the run is
+    returned as it stands. If the story was edited after the run was queued, the run ends
+    ``unknown`` without checking: its content no longer exists, and the edit queues its own run.
+    """
+    run = _claim(run_id)
+    if run is None:
+        return VerificationRun.objects.select_related("story").get(pk=run_id)
+    started_at = run.started_at
+    story = checkable(Story.objects.filter(pk=run.story_id)).get()
+    if story.content_hash != run.content_hash:
+        checks = [
+            {
+                "name": name,
+                "status": str(CheckStatus.UNKNOWN),
+                "problems": [
+                    {"at": "$", "message": "the story was edited after this run was queued; a newer run checks it"}
+                ],
+                "duration_ms": 0.0,
+            }
+            for name, _ in CHECKS
+        ]
+    else:
+        checks = _perform_checks(story)
+    status = VerificationRun.status_for(check["status"] for check in checks)
+    # Record only if this worker still holds the run: after a lease expiry another worker may
+    # have taken it over, and then its result is the one kept.
+    recorded = VerificationRun.objects.filter(
+        pk=run_id, status=VerificationRun.Status.RUNNING, started_at=started_at
+    ).update(status=status, checks=checks, finished_at=timezone.now())
+    if not recorded:
+        logger.warning("run %s was taken over by another worker; this worker's result is dropped", run_id)
+    return VerificationRun.objects.select_related("story").get(pk=run_id)
+
+
+def story_verify(*, story: Story, started_by: str, user: Any = None, force: bool = False) -> VerificationRun:
+    """Run the five checks on the story's current content now, record the run and return it.
+
+    Idempotent by content: a passed or failed run for the current content is returned as it is
+    (``force`` runs again, e.g. after the manifest store changed). A run another worker is
+    performing right now is returned unfinished.
+    """
+    run = verification_run_request(story=story, started_by=started_by, user=user, force=force)
+    if run.is_finished:
+        return run
+    return verification_run_execute(run_id=run.pk)
+
+
+# --- The repeat index ----------------------------------------------------------------------
+
+
+def story_signature_refresh(*, story: Story) -> StorySignature | None:
+    """Bring the story's entry in the repeat index in line with the story.
+
+    A published story gets its signature and index keys (recomputed only when its content or
+    publication time changed); any other story has none, so a retraction leaves the index.
+    """
+    story = checkable(Story.objects.filter(pk=story.pk)).first()
+    if story is None:
+        return None
+    if story.status != Story.Status.PUBLISHED or story.published_at is None:
+        StorySignature.objects.filter(story_id=story.pk).delete()
+        StorySignatureKey.objects.filter(story_id=story.pk).delete()
+        return None
+    current = StorySignature.objects.filter(story_id=story.pk).first()
+    if current and current.content_hash == story.content_hash and current.published_at == story.published_at:
+        return current
+    story_parts = parts(story)
+    signature = repeat.minhash(repeat.features(story_texts(story, story_parts)))
+    manifest_ids = list(dict.fromkeys(cite.manifest_id for part in story_parts for cite in part.cites))
+    with transaction.atomic():
+        entry, _ = StorySignature.objects.update_or_create(
+            story_id=story.pk,
+            defaults={
+                "content_hash": story.content_hash,
+                "published_at": story.published_at,
+                "minhash": repeat.pack(signature),
+                "manifest_ids": manifest_ids,
+            },
+        )
+        StorySignatureKey.objects.filter(story_id=story.pk).delete()
+        StorySignatureKey.objects.bulk_create(
+            StorySignatureKey(story_id=story.pk, key=key, published_at=story.published_at)
+            for key in repeat.index_keys(signature, manifest_ids)
+        )
+    return entry
