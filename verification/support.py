@@ -86,21 +86,26 @@ def _missing(stems_in_order: Iterable[tuple[str, str]], claim_stems: lex.StemInd
     return list(dict.fromkeys(word.lower() for word, stem in stems_in_order if stem not in claim_stems))
 
 
+def _coverage_reason(label: str, pairs: list[tuple[str, str]], claim_stems: lex.StemIndex) -> str:
+    distinct = {stem for _, stem in pairs}
+    backed = {stem for stem in distinct if stem in claim_stems}
+    missing = _missing(pairs, claim_stems)
+    more = "\u2026" if len(missing) > SHOWN_WORDS else ""
+    return (
+        f"{label}only {len(backed)} of {len(distinct)} content words are in the cited claims; "
+        f"not in them: {', '.join(missing[:SHOWN_WORDS])}{more}"
+    )
+
+
 def _word_reasons(passage: str, claim_stems: lex.StemIndex) -> tuple[list[str], float, int]:
-    reasons = []
+    """The passage must be mostly backed, and so must each of its sentences. When a sentence
+    is not, the reason names that sentence: it is what the writer must fix or cite for."""
     pairs = [(word, lex.stem(word)) for word in lex.content_words(passage)]
     distinct = {stem for _, stem in pairs}
     if not distinct:
         return [], 1.0, 0
-    backed = {stem for stem in distinct if stem in claim_stems}
-    coverage = len(backed) / len(distinct)
-    if coverage < PASSAGE_COVERAGE:
-        missing = _missing(pairs, claim_stems)
-        reasons.append(
-            f"only {len(backed)} of {len(distinct)} content words are in the cited claims; "
-            f"not in them: {', '.join(missing[:SHOWN_WORDS])}" + ("\u2026" if len(missing) > SHOWN_WORDS else "")
-        )
-        return reasons, coverage, len(distinct)
+    coverage = len({stem for stem in distinct if stem in claim_stems}) / len(distinct)
+    reasons = []
     sentences = list(lex.sentences(passage))
     if len(sentences) > 1:
         for number, sentence in enumerate(sentences, start=1):
@@ -108,14 +113,12 @@ def _word_reasons(passage: str, claim_stems: lex.StemIndex) -> tuple[list[str], 
             sentence_stems = {stem for _, stem in sentence_pairs}
             if len(sentence_stems) < SENTENCE_MIN_WORDS:
                 continue
-            sentence_backed = {stem for stem in sentence_stems if stem in claim_stems}
-            if len(sentence_backed) / len(sentence_stems) < SENTENCE_COVERAGE:
-                missing = _missing(sentence_pairs, claim_stems)
-                reasons.append(
-                    f"sentence {number} ('{_quote(sentence)}') is not backed by the cited claims: "
-                    f"only {len(sentence_backed)} of {len(sentence_stems)} content words are in them; "
-                    f"not in them: {', '.join(missing[:SHOWN_WORDS])}"
-                )
+            backed = sum(stem in claim_stems for stem in sentence_stems)
+            if backed / len(sentence_stems) < SENTENCE_COVERAGE:
+                label = f"sentence {number} ('{_quote(sentence)}') is not backed by the cited claims: "
+                reasons.append(_coverage_reason(label, sentence_pairs, claim_stems))
+    if coverage < PASSAGE_COVERAGE and not reasons:
+        reasons.append(_coverage_reason("", pairs, claim_stems))
     return reasons, coverage, len(distinct)
 
 

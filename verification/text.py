@@ -41,7 +41,8 @@ def plain_text(markdown: str) -> str:
 # --- Words and stems -----------------------------------------------------------------------
 
 # Function words, and words every news paragraph uses whatever it reports (reporting verbs,
-# hedges, connectives): their presence says nothing about support.
+# hedges, connectives): their presence says nothing about support. Scale and currency words
+# belong to figures ('2.5 billion dollars'), which are checked as figures.
 _STOPWORDS = """
     a about above according across after afterwards again against all almost alone along already also
     although always am among amongst an and another any anyhow anyone anything anyway anywhere are
@@ -69,6 +70,8 @@ _STOPWORDS = """
     according way ways thing things kind lot lots part instance example words word other
     first second third finally first-ever overall still simply mainly largely
     researchers authors author paper papers study studies post preprint team teams company companies
+    thousand thousands million millions billion billions trillion trillions percent percentage cent
+    dollar dollars euro euros pound pounds
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
 

@@ -17,7 +17,6 @@ from stories.desk import format_utc, parse_utc
 from stories.models import Story
 from stories.services import story_import_desk
 from tests.factories import ClaimFactory, ManifestFactory
-from tests.provider_server import provider  # noqa: F401  (the real provider, as a fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_MANIFESTS = ROOT / "manifests" / "fixtures" / "demo-manifests.json"
