@@ -145,10 +145,46 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Longer than the longest task's hard time limit, so Redis never redelivers a task that is
-# still running on a live worker.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", "3600")}
+# On losing the broker connection a worker stops its late-ack tasks: the broker hands them out
+# again anyway, and finishing them too would run them twice.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # Longer than the longest task's hard time limit (system check verification.E001), so Redis
+    # never redelivers a task that is still running on a live worker.
+    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", "3600"),
+    # How often a worker looks for tasks whose worker died (unacked past the visibility timeout)
+    # and puts them back on their queue; every look is one cheap sorted-set query.
+    "unacked_restore_interval": envint("CELERY_UNACKED_RESTORE_INTERVAL", "10"),
+    "unacked_restore_throttle": 1,
+}
 CELERY_TIMEZONE = "UTC"
+# Each kind of work on its own queue, so a slow provider never holds up the checks' workers:
+# run workers with -Q verification,manifests (or one pool per queue).
+CELERY_TASK_ROUTES = {
+    "verification.tasks.verify_story_task": {"queue": "verification"},
+    "verification.tasks.requeue_pending_runs": {"queue": "verification"},
+    "verification.tasks.fetch_manifests_task": {"queue": "manifests"},
+}
+# Time limits in seconds: the soft one raises inside the task, the hard one kills its process.
+# A verify task may fetch every cited manifest from the provider (timeouts and retries included).
+VERIFY_TASK_SOFT_TIME_LIMIT = envint("VERIFY_TASK_SOFT_TIME_LIMIT", "600")
+VERIFY_TASK_TIME_LIMIT = envint("VERIFY_TASK_TIME_LIMIT", "660")
+FETCH_TASK_SOFT_TIME_LIMIT = envint("FETCH_TASK_SOFT_TIME_LIMIT", "300")
+FETCH_TASK_TIME_LIMIT = envint("FETCH_TASK_TIME_LIMIT", "330")
+# The beat sweep (verification.tasks.requeue_pending_runs) queues again a run left pending this
+# long (e.g. submitted while the broker was down), and one left running past its lease (its
+# worker died); after VERIFY_RUN_MAX_ATTEMPTS claims a run is given up as "unknown".
+VERIFY_REQUEUE_AFTER_SECONDS = envint("VERIFY_REQUEUE_AFTER_SECONDS", "120")
+VERIFY_RUN_MAX_ATTEMPTS = envint("VERIFY_RUN_MAX_ATTEMPTS", "3")
+CELERY_BEAT_SCHEDULE = {
+    "requeue-pending-runs": {
+        "task": "verification.tasks.requeue_pending_runs",
+        "schedule": float(envint("VERIFY_REQUEUE_EVERY_SECONDS", "60")),
+        # A sweep not started within a minute is superseded by the next one.
+        "options": {"expires": 60},
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -220,3 +220,84 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
             action = "updated" if was_public else "published"
             transaction.on_commit(lambda: story_changed.send(sender=Story, story=story, action=action))
     return ImportResult(story=story, created=created)
+
+
+# --- Workflow: what happens to a story after publication ---------------------------------------
+# Submitting and publishing need verification runs and live in verification.workflow (this room
+# never imports the one above it); retracting and correcting touch only the story.
+
+# A retraction reason is kept in the revision's note, which holds 300 characters.
+RETRACTION_REASON_MAX = 280
+
+
+class WorkflowError(Exception):
+    """A workflow step was refused; ``message`` says why, in words an editor can act on."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class WorkflowPermissionDenied(WorkflowError):
+    """The user lacks the permission the step needs."""
+
+
+def actor_of(user: Any) -> str:
+    """The name a revision records for a user."""
+    return user.get_username() if user is not None else ""
+
+
+def _require_change_permission(user: Any, what: str) -> None:
+    if user is None or not user.has_perm("stories.change_story"):
+        raise WorkflowPermissionDenied(f"{what} needs the permission to change stories")
+
+
+def _written(text: Any, what: str) -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise WorkflowError(f"{what} must be written out; it is empty")
+    if "\x00" in text:
+        raise WorkflowError(f"{what} contains a NUL character")
+    return text.strip()
+
+
+def story_retract(*, story: Story, user: Any, reason: str) -> Story:
+    """Withdraw a published story. Its URL stays reserved; readers get 410 Gone.
+
+    The reason is kept in the revision. Retracting a retracted story changes nothing.
+    """
+    reason = _written(reason, "A retraction reason")
+    if len(reason) > RETRACTION_REASON_MAX:
+        raise WorkflowError(f"A retraction reason is at most {RETRACTION_REASON_MAX} characters, not {len(reason)}")
+    _require_change_permission(user, "Retracting a story")
+    with transaction.atomic():
+        # The claim: only a published row becomes retracted, so two retractions (or a retraction
+        # racing a publication) change the story once and record one revision.
+        claimed = Story.objects.filter(pk=story.pk, status=Story.Status.PUBLISHED).update(
+            status=Story.Status.RETRACTED, updated_at=timezone.now()
+        )
+        current = Story.objects.get(pk=story.pk)
+        if not claimed:
+            if current.status == Story.Status.RETRACTED:
+                return current
+            raise WorkflowError(f"Only a published story can be retracted; this one is {current.get_status_display()}")
+        story_record_change(story=current, actor=actor_of(user), note=f"retracted: {reason}")
+        transaction.on_commit(lambda: story_changed.send(sender=Story, story=current, action="retracted"))
+    return current
+
+
+def story_add_correction(*, story: Story, text: str, user: Any) -> Correction:
+    """Append a correction, dated now, to a published story. Corrections are never edited away."""
+    text = _written(text, "A correction")
+    _require_change_permission(user, "Correcting a story")
+    with transaction.atomic():
+        # Lock the story row so two corrections added at once take positions one after the other.
+        current = Story.objects.select_for_update().get(pk=story.pk)
+        if current.status != Story.Status.PUBLISHED:
+            raise WorkflowError(f"Only a published story can be corrected; this one is {current.get_status_display()}")
+        last = current.corrections.order_by("-position").values_list("position", flat=True).first()
+        correction = Correction.objects.create(
+            story=current, position=0 if last is None else last + 1, published_at=timezone.now(), text=text
+        )
+        story_record_change(story=current, actor=actor_of(user), note="correction added")
+        transaction.on_commit(lambda: story_changed.send(sender=Story, story=current, action="corrected"))
+    return correction

@@ -5,5 +5,9 @@ class VerificationConfig(AppConfig):
     name = "verification"
 
     def ready(self) -> None:
-        # Keeps the repeat index current when stories change; see verification/signals.py.
-        from . import signals  # noqa: F401
+        # signals keeps the repeat index current when stories change (verification/signals.py);
+        # system_checks registers the task-settings checks (verification.E001-E003).
+        from . import (
+            signals,  # noqa: F401
+            system_checks,  # noqa: F401
+        )

@@ -1,0 +1,215 @@
+"""The publish gate, and what a finished verification run does to its story.
+
+``story_publish`` is the one way a story becomes published: admin, API and tasks all call it.
+It refuses unless the newest run for the story's *current* content passed, or an editor holding
+``verification.override_verificationrun`` gives a written reason (kept on the run). An edit
+changes the story's content hash, so a run checked before the edit no longer counts.
+
+``story_apply_verdict`` moves a submitted story to verified or failed when its run finishes,
+and publishes it through the gate when its newsroom publishes automatically. Both are safe to
+call again with the same run (a redelivered task does): every state change is an atomic claim
+``filter(pk=..., status__in=...).update(...)`` that acts only when one row changed.
+
+This module never queues tasks (``verification.tasks`` imports it); ``verification.workflow``
+is the entry point that does both.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from newsroom.models import Disclosure, ReuseTerms, RunGuide, SponsorAd
+from stories.models import Story
+from stories.services import WorkflowError, WorkflowPermissionDenied, story_record_change
+from stories.signals import story_changed
+
+from .models import VerificationRun
+
+logger = logging.getLogger(__name__)
+
+OVERRIDE_PERMISSION = "verification.override_verificationrun"
+AUTO_PUBLISH_ACTOR = "auto-publish"
+# Stories the gate may publish; a published story is left as it is, a retracted one stays so.
+PUBLISHABLE = (Story.Status.DRAFT, Story.Status.SUBMITTED, Story.Status.VERIFIED, Story.Status.FAILED)
+# How many of a run's problems a refusal quotes.
+SHOWN_PROBLEMS = 3
+
+
+class PublishRefused(WorkflowError):
+    """The gate refused to publish; ``message`` says why and what would let it through."""
+
+
+class OverrideRefused(PublishRefused, WorkflowPermissionDenied):
+    """An override was asked for by someone without the override permission."""
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    """``published`` is False when the story was already published: nothing was done."""
+
+    story: Story
+    run: VerificationRun | None
+    published: bool
+    overridden: bool = False
+
+
+def run_problems(run: VerificationRun, limit: int = SHOWN_PROBLEMS) -> list[str]:
+    """The run's problems as 'check: at: message' lines, failing checks first."""
+    order = {"fail": 0, "unknown": 1}
+    lines = [
+        f"{check['name']} ({check['status']}): {problem['at']}: {problem['message']}"
+        for check in sorted(run.checks, key=lambda check: order.get(check["status"], 2))
+        if check["status"] != "pass"
+        for problem in check.get("problems", [])
+    ]
+    shown = lines[:limit]
+    if len(lines) > limit:
+        shown.append(f"... and {len(lines) - limit} more")
+    return shown
+
+
+def _why_not_passed(run: VerificationRun) -> str:
+    if not run.is_finished:
+        return f"its checks are still {run.get_status_display().lower()} (run {run.pk})"
+    problems = "; ".join(run_problems(run)) or "no problem was recorded"
+    return f"its checks did not pass (run {run.pk}: {run.get_status_display()}): {problems}"
+
+
+def _site_texts_in_force(at: Any) -> dict[str, Any]:
+    """The versions of the site-wide texts a story published at ``at`` carries for good."""
+    return {
+        "disclosure": Disclosure.objects.in_force(at),
+        "reuse_terms": ReuseTerms.objects.in_force(at),
+        "run_guide": RunGuide.objects.in_force(at),
+        "sponsor": SponsorAd.objects.in_force(at),
+    }
+
+
+def story_publish(*, story: Story, actor: str, user: Any = None, override_reason: str | None = None) -> PublishResult:
+    """Publish the story if its current content passed its checks, or on a written override.
+
+    ``actor`` names who or what publishes (a username, "auto-publish", "api:<agent>");
+    ``user``, when given, must be allowed to change stories, and must hold the override
+    permission to publish through checks that did not pass with ``override_reason``.
+    Raises ``PublishRefused`` (``OverrideRefused`` for a missing permission) with a message an
+    editor can act on. Publishing a published story does nothing and returns
+    ``published=False``: it never happens twice, and never half (one transaction).
+    """
+    if not isinstance(actor, str) or not actor.strip():
+        raise ValueError("actor must name who or what publishes the story")
+    reason = override_reason.strip() if isinstance(override_reason, str) else None
+    if override_reason is not None and not isinstance(override_reason, str):
+        raise PublishRefused("An override reason must be text")
+    if reason and "\x00" in reason:
+        raise PublishRefused("An override reason contains a NUL character")
+    if user is not None and not user.has_perm("stories.change_story"):
+        raise WorkflowPermissionDenied("Publishing a story needs the permission to change stories")
+
+    with transaction.atomic():
+        # Lock the story row until commit: a concurrent publish, edit or retraction of this story
+        # waits, so the gate decides on the content and status it then changes.
+        current = Story.objects.select_for_update().get(pk=story.pk)
+        if current.status == Story.Status.PUBLISHED:
+            return PublishResult(story=current, run=VerificationRun.objects.current_for(current), published=False)
+        if current.status not in PUBLISHABLE:
+            raise PublishRefused(f"A {current.get_status_display().lower()} story cannot be published again")
+        # The newest run for the content as it is now: a run from before an edit does not count.
+        run = VerificationRun.objects.select_for_update().for_content(current).order_by("-queued_at", "-pk").first()
+        if run is None:
+            stale = VerificationRun.objects.latest_for(current)
+            why = (
+                f"the story was edited after its last check (run {stale.pk}); submit it to check the new content"
+                if stale is not None
+                else "its content has not been checked; submit it first"
+            )
+            raise PublishRefused(f"Story {current.desk_id} cannot be published: {why}")
+
+        overriding = False
+        if not run.allows_publication:
+            if not reason:
+                raise PublishRefused(
+                    f"Story {current.desk_id} cannot be published: {_why_not_passed(run)}. "
+                    "An editor with the override permission may publish it with a written reason."
+                )
+            if user is None or not user.has_perm(OVERRIDE_PERMISSION):
+                raise OverrideRefused(
+                    f"Story {current.desk_id} cannot be published: {_why_not_passed(run)}; "
+                    "overriding the checks needs the permission 'Can publish a story whose checks did not pass'"
+                )
+            overriding = True
+
+        now = timezone.now()
+        try:
+            # A savepoint, so a URL already taken on the publication date is reported, not a 500.
+            with transaction.atomic():
+                # The claim: the row changes only if it is still unpublished and still holds the
+                # content the run checked.
+                claimed = Story.objects.filter(
+                    pk=current.pk, status__in=PUBLISHABLE, content_hash=run.content_hash
+                ).update(
+                    status=Story.Status.PUBLISHED,
+                    published_at=now,
+                    dateline=Story.dateline_for(published_at=now, edition_start=current.dateline),
+                    updated_at=now,
+                    **_site_texts_in_force(now),
+                )
+        except IntegrityError:
+            raise PublishRefused(
+                f"Story {current.desk_id} cannot be published: another story already uses the address "
+                f"/stories/{now.date().isoformat()}/{current.slug}/; change its slug"
+            ) from None
+        if claimed != 1:
+            # Unreachable while the row lock is held; kept so a change of locking cannot publish twice.
+            raise PublishRefused(f"Story {current.desk_id} changed while it was being published; try again")
+
+        if overriding:
+            run.override_reason = reason
+            run.overridden_by = user
+            run.overridden_at = now
+            run.save(update_fields=["override_reason", "overridden_by", "overridden_at"])
+        published = Story.objects.get(pk=current.pk)
+        note = f"published overriding checks (run {run.pk})" if overriding else f"published (run {run.pk} passed)"
+        story_record_change(story=published, actor=actor, note=note)
+        # Readers, caches and feeds hear of it only once it is committed.
+        transaction.on_commit(lambda: story_changed.send(sender=Story, story=published, action="published"))
+    logger.info("story %s published by %s%s", published.desk_id, actor, " overriding its checks" if overriding else "")
+    return PublishResult(story=published, run=run, published=True, overridden=overriding)
+
+
+def story_apply_verdict(*, run: VerificationRun) -> Story:
+    """After a run finished: its submitted story becomes verified or failed, or is auto-published.
+
+    Idempotent: calling it again with the same run changes nothing more. A run that is not the
+    newest for its story's current content is ignored; if the story was edited after it was
+    submitted, it goes back to draft, to be submitted again.
+    """
+    run = VerificationRun.objects.select_related("story__newsroom").get(pk=run.pk)
+    story = run.story
+    if not run.is_finished or story.status not in (Story.Status.SUBMITTED, Story.Status.VERIFIED):
+        return story
+    if run.content_hash != story.content_hash:
+        # Claim on the hash too: only a story still holding the edited content goes back.
+        if Story.objects.filter(pk=story.pk, status=Story.Status.SUBMITTED, content_hash=story.content_hash).update(
+            status=Story.Status.DRAFT, updated_at=timezone.now()
+        ):
+            logger.info("story %s was edited after submission; back to draft (run %s is stale)", story.pk, run.pk)
+        return Story.objects.get(pk=story.pk)
+    newest = VerificationRun.objects.current_for(story)
+    if newest is not None and newest.pk != run.pk:
+        return story
+    passed = run.status == VerificationRun.Status.PASSED
+    Story.objects.filter(pk=story.pk, status=Story.Status.SUBMITTED, content_hash=run.content_hash).update(
+        status=Story.Status.VERIFIED if passed else Story.Status.FAILED, updated_at=timezone.now()
+    )
+    if passed and story.newsroom.auto_publish:
+        try:
+            return story_publish(story=story, actor=AUTO_PUBLISH_ACTOR).story
+        except PublishRefused as refusal:
+            # Checks passed but publication is blocked (e.g. its URL is taken): an editor decides.
+            logger.warning("story %s passed its checks but was not auto-published: %s", story.pk, refusal.message)
+    return Story.objects.get(pk=story.pk)

@@ -1,0 +1,226 @@
+"""Celery tasks: fetch manifests, verify a story, and the beat sweep that loses nothing.
+
+Tasks take ids, are queued after commit (``transaction.on_commit``) and do their work through
+services. Every task is safe to run twice: ``acks_late`` with ``reject_on_worker_lost`` means a
+task whose worker died mid-way is delivered again (Redis hands it out once the visibility
+timeout has passed), and the services it calls act through atomic claims.
+
+Routes, time limits and the beat schedule are in ``newsroom/settings.py``; the system checks in
+``verification/system_checks.py`` keep the visibility timeout and the run lease longer than the
+longest hard time limit.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import InterfaceError
+from django.db import OperationalError as DatabaseOperationalError
+from django.db.models import Q
+from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerOperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from manifests.provider import ProviderUnavailable
+from manifests.services import manifests_fetch
+from newsroom.celery import app
+from stories.models import Story
+
+from .gate import story_apply_verdict
+from .models import CheckStatus, VerificationRun
+from .services import verification_run_execute
+
+logger = logging.getLogger(__name__)
+
+# What queuing raises while the broker is unreachable: kombu wraps connection failures in its
+# OperationalError; redis-py's own errors can escape from a half-open connection.
+BROKER_ERRORS = (BrokerOperationalError, RedisConnectionError, RedisTimeoutError)
+# A database that went away for a moment (failover, restart, dropped connection) is worth a retry.
+TRANSIENT_DATABASE_ERRORS = (DatabaseOperationalError, InterfaceError)
+# Publishing a task while the broker is down: a few quick attempts, then give up and let the
+# sweep queue it; a web request must not hang on a dead broker.
+PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
+# A sweep queues at most this many runs; the next sweep takes the rest.
+SWEEP_BATCH = 500
+# Ids of manifests one fetch task takes at most.
+FETCH_MAX_IDS = 1000
+
+
+def enqueue_verification(run_id: int) -> bool:
+    """Queue the verify task for a run; False (logged) if the broker cannot take it now.
+
+    Called from ``transaction.on_commit`` hooks, so the run is in the database before a worker
+    looks for it. A broker failure is never raised: the submission is saved with its run
+    pending, and ``requeue_pending_runs`` queues it once the broker is back.
+    """
+    try:
+        verify_story_task.apply_async(args=[run_id], retry_policy=PUBLISH_RETRY_POLICY)
+    except BROKER_ERRORS as error:
+        logger.warning(
+            "run %s is saved pending but could not be queued (broker unreachable: %s); "
+            "the requeue_pending_runs sweep will queue it when the broker is back",
+            run_id,
+            error,
+        )
+        return False
+    return True
+
+
+@app.task(
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT_DATABASE_ERRORS,
+    retry_backoff=2,
+    retry_backoff_max=300,
+    retry_jitter=True,
+    max_retries=8,
+    soft_time_limit=settings.VERIFY_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.VERIFY_TASK_TIME_LIMIT,
+)
+def verify_story_task(self: Any, run_id: int) -> str:
+    """Perform a verification run and apply its verdict to the story; returns the run's status.
+
+    Idempotent: a finished run is not performed again (its verdict is applied again, which
+    changes nothing); a run another live worker holds is left to it and looked at again once
+    that worker's lease would have run out.
+    """
+    if (self.request.delivery_info or {}).get("redelivered"):
+        # The broker handed this task out before and it was never acknowledged: its worker died.
+        logger.warning("verify run %s: redelivered message (a worker died before finishing it)", run_id)
+    try:
+        run = verification_run_execute(run_id=run_id)
+    except VerificationRun.DoesNotExist:
+        logger.warning("verify run %s: no such run (its story was deleted?); nothing to do", run_id)
+        return "missing"
+    except SoftTimeLimitExceeded:
+        # The run stays "running"; once its lease runs out the sweep queues it again, and after
+        # VERIFY_RUN_MAX_ATTEMPTS claims it is given up as unknown.
+        logger.error("verify run %s: over the soft time limit of %ss", run_id, settings.VERIFY_TASK_SOFT_TIME_LIMIT)
+        raise
+    if run.status == VerificationRun.Status.RUNNING:
+        # Another worker holds it. If that worker is dead, its lease ends and a later look
+        # takes the run over; if it is alive, a later look finds the run finished.
+        if self.request.is_eager:
+            return str(run.status)
+        remaining = settings.VERIFY_RUN_LEASE_SECONDS
+        if run.started_at is not None:
+            ends = run.started_at + timedelta(seconds=settings.VERIFY_RUN_LEASE_SECONDS)
+            remaining = max(0, int((ends - timezone.now()).total_seconds()))
+        raise self.retry(countdown=remaining + 1, max_retries=self.max_retries)
+    story_apply_verdict(run=run)
+    return str(run.status)
+
+
+@app.task(
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT_DATABASE_ERRORS,
+    retry_backoff=2,
+    retry_backoff_max=300,
+    retry_jitter=True,
+    max_retries=5,
+    soft_time_limit=settings.FETCH_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.FETCH_TASK_TIME_LIMIT,
+)
+def fetch_manifests_task(self: Any, manifest_ids: list[str], refresh: bool = False) -> dict[str, str]:
+    """Make sure these manifests are in the store; returns each id's outcome status.
+
+    Ids the provider could not answer for now (down, rate limited) are tried again later,
+    honouring its Retry-After; the others are done. Safe to repeat: stored manifests are reused.
+    """
+    if (
+        not isinstance(manifest_ids, list)
+        or not manifest_ids
+        or not all(isinstance(manifest_id, str) and manifest_id for manifest_id in manifest_ids)
+    ):
+        raise ValueError(f"manifest_ids must be a non-empty list of non-empty strings, not {manifest_ids!r}")
+    if len(manifest_ids) > FETCH_MAX_IDS:
+        raise ValueError(f"at most {FETCH_MAX_IDS} manifest ids a task, not {len(manifest_ids)}")
+    outcomes = manifests_fetch(manifest_ids=manifest_ids, refresh=refresh)
+    unavailable = {
+        manifest_id: outcome
+        for manifest_id, outcome in outcomes.items()
+        if outcome.status == "error" and isinstance(outcome.error, ProviderUnavailable)
+    }
+    if unavailable and self.request.retries < self.max_retries:
+        waits = [outcome.error.retry_after for outcome in unavailable.values() if outcome.error.retry_after]
+        backoff = min(settings.MANIFEST_PROVIDER_MAX_WAIT * 2**self.request.retries, 3600)
+        countdown = max([backoff, *waits])
+        logger.info("fetch: %d manifest(s) unavailable; trying them again in %ss", len(unavailable), countdown)
+        # Only the ids still wanted; refresh is kept so a forced refetch stays forced.
+        raise self.retry(args=[list(unavailable)], kwargs={"refresh": refresh}, countdown=countdown)
+    return {manifest_id: outcome.status for manifest_id, outcome in outcomes.items()}
+
+
+def _give_up(run: VerificationRun, now: Any) -> bool:
+    """End a run that kept losing its worker as unknown, so an editor can act on it."""
+    message = (
+        f"the checks were started {run.attempts} times and never finished (each time the worker "
+        "died or ran out of time); submit the story again, or an editor may override"
+    )
+    checks = [{"name": "run", "status": str(CheckStatus.UNKNOWN), "problems": [{"at": "$", "message": message}]}]
+    lease = timedelta(seconds=settings.VERIFY_RUN_LEASE_SECONDS)
+    # The claim: only a run still running past its lease is ended, never one a worker took back.
+    return bool(
+        VerificationRun.objects.filter(
+            pk=run.pk, status=VerificationRun.Status.RUNNING, started_at=run.started_at, started_at__lt=now - lease
+        ).update(status=VerificationRun.Status.UNKNOWN, checks=checks, finished_at=now)
+    )
+
+
+@app.task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT_DATABASE_ERRORS,
+    retry_backoff=True,
+    max_retries=3,
+    soft_time_limit=120,
+    time_limit=150,
+)
+def requeue_pending_runs() -> dict[str, int]:
+    """The beat sweep: queue again the work that was lost, so nothing waits forever.
+
+    Runs pending longer than VERIFY_REQUEUE_AFTER_SECONDS (submitted while the broker was
+    down, or their message lost) and runs still running past their lease (their worker died)
+    are queued again; a run claimed VERIFY_RUN_MAX_ATTEMPTS times is given up as unknown. A
+    submitted story whose run finished without its verdict applied gets it applied.
+    """
+    now = timezone.now()
+    lease = timedelta(seconds=settings.VERIFY_RUN_LEASE_SECONDS)
+    waited = timedelta(seconds=settings.VERIFY_REQUEUE_AFTER_SECONDS)
+    counts = {"queued": 0, "given_up": 0, "not_queued": 0, "verdicts": 0}
+    stalled = VerificationRun.objects.filter(
+        Q(status=VerificationRun.Status.PENDING, queued_at__lt=now - waited)
+        | Q(status=VerificationRun.Status.RUNNING, started_at__lt=now - lease)
+    ).order_by("queued_at", "pk")[:SWEEP_BATCH]
+    for run in stalled:
+        if run.status == VerificationRun.Status.RUNNING and run.attempts >= settings.VERIFY_RUN_MAX_ATTEMPTS:
+            if _give_up(run, now):
+                counts["given_up"] += 1
+                logger.error("run %s given up after %s attempts", run.pk, run.attempts)
+                story_apply_verdict(run=run)
+            continue
+        if not enqueue_verification(run.pk):
+            # The broker is still down: the rest would fail the same way; the next sweep tries.
+            counts["not_queued"] += 1
+            break
+        # Queued again now: the next sweep waits VERIFY_REQUEUE_AFTER_SECONDS before another copy.
+        VerificationRun.objects.filter(pk=run.pk, status=VerificationRun.Status.PENDING).update(queued_at=now)
+        counts["queued"] += 1
+    # A verdict recorded by a worker that died before applying it (or whose message was lost).
+    for story in Story.objects.filter(status=Story.Status.SUBMITTED, updated_at__lt=now - waited)[:SWEEP_BATCH]:
+        run = VerificationRun.objects.latest_for(story)
+        if run is not None and run.is_finished:
+            before = story.status
+            if story_apply_verdict(run=run).status != before:
+                counts["verdicts"] += 1
+    if any(counts.values()):
+        logger.info("requeue_pending_runs: %s", counts)
+    return counts
