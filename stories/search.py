@@ -1,13 +1,21 @@
 """Search over published stories.
 
-On PostgreSQL it is full-text search backed by two GIN indexes (migration 0002): one on the
-story's headline, dek and angle, one on paragraph bodies. Each is asked for matching ids in
-an uncorrelated subquery, so each can use its index, and the outer query walks published
-stories newest first and stops once a page is full. SQLite, the embedded default, has no
-such index: there every word must appear, case-insensitively, somewhere in the story.
+A query is a list of terms: words, "quoted phrases" and -exclusions. A story matches when
+every term is found somewhere in it (headline, dek, angle or a paragraph) and no excluded
+term is. Terms are matched one by one because a story's text lives in two tables: a query
+whose words sit in the headline and in a paragraph must still find it.
+
+On PostgreSQL each term is full-text search (English stemming) backed by two GIN indexes
+(migration 0002): one on the story's headline, dek and angle, one on paragraph bodies. Each
+is asked for matching ids in an uncorrelated subquery, so it can use its index, and the outer
+query walks published stories newest first and stops once a page is full. SQLite, the
+embedded default, has no such index: there each term is a case-insensitive substring match.
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
 
 from django.contrib.postgres.search import SearchQuery, SearchVector
 from django.db import connection
@@ -17,7 +25,8 @@ from .models import Paragraph, Story
 
 SEARCH_CONFIG = "english"
 MAX_QUERY_LENGTH = 200
-MAX_WORDS = 10
+MAX_TERMS = 10
+_TERM = re.compile(r'(-?)"([^"]*)"|(-?)([^\s"]+)')
 
 
 # These two expressions must stay exactly those of the indexes in migration 0002, or
@@ -30,24 +39,65 @@ def paragraph_vector() -> SearchVector:
     return SearchVector("markdown", config=SEARCH_CONFIG)
 
 
+@dataclass(frozen=True)
+class Term:
+    text: str
+    phrase: bool
+    excluded: bool
+
+
 def clean_query(text: str) -> str:
     return " ".join(text.split())[:MAX_QUERY_LENGTH]
 
 
+def parse_terms(text: str) -> list[Term]:
+    terms = []
+    for quoted_minus, phrase, minus, word in _TERM.findall(clean_query(text)):
+        value = " ".join(phrase.split()) if phrase else word
+        if value and value != "-":
+            terms.append(Term(value, phrase=bool(phrase), excluded=bool(quoted_minus or minus)))
+    return terms[:MAX_TERMS]
+
+
+def _postgres_match(term: Term) -> Q:
+    query = SearchQuery(f'"{term.text}"' if term.phrase else term.text, config=SEARCH_CONFIG, search_type="websearch")
+    in_story = Story.objects.annotate(document=story_vector()).filter(document=query).values("pk")
+    in_body = Paragraph.objects.annotate(document=paragraph_vector()).filter(document=query).values("story_id")
+    return Q(pk__in=in_story) | Q(pk__in=in_body)
+
+
+def _meaningful(terms: list[Term]) -> list[Term]:
+    """The terms PostgreSQL can search for: a stop word ("the", "or") has no lexeme, and
+    would otherwise match nothing and empty every result."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT numnode(websearch_to_tsquery(%s::regconfig, t)) > 0 "
+            "FROM unnest(%s::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n",
+            [SEARCH_CONFIG, [term.text for term in terms]],
+        )
+        keep = [row[0] for row in cursor.fetchall()]
+    return [term for term, kept in zip(terms, keep, strict=True) if kept]
+
+
+def _substring_match(term: Term) -> Q:
+    in_body = Paragraph.objects.filter(markdown__icontains=term.text).values("story_id")
+    return (
+        Q(headline__icontains=term.text)
+        | Q(dek__icontains=term.text)
+        | Q(angle__icontains=term.text)
+        | Q(pk__in=in_body)
+    )
+
+
 def search_stories(stories: QuerySet[Story], text: str) -> QuerySet[Story]:
     """The stories of ``stories`` that match ``text``, newest first; none for an empty query."""
-    text = clean_query(text)
-    if not text:
-        return stories.none()
-    if connection.vendor == "postgresql":
-        # websearch syntax: quoted phrases, "or", -exclusions; never a syntax error for readers.
-        query = SearchQuery(text, config=SEARCH_CONFIG, search_type="websearch")
-        in_story = Story.objects.annotate(document=story_vector()).filter(document=query).values("pk")
-        in_body = Paragraph.objects.annotate(document=paragraph_vector()).filter(document=query).values("story_id")
-        return stories.filter(Q(pk__in=in_story) | Q(pk__in=in_body))
-    for word in text.split()[:MAX_WORDS]:
-        in_body = Paragraph.objects.filter(markdown__icontains=word).values("story_id")
-        stories = stories.filter(
-            Q(headline__icontains=word) | Q(dek__icontains=word) | Q(angle__icontains=word) | Q(pk__in=in_body)
-        )
+    terms = parse_terms(text)
+    if connection.vendor == "postgresql" and terms:
+        terms, match = _meaningful(terms), _postgres_match
+    else:
+        match = _substring_match
+    if not any(not term.excluded for term in terms):
+        return stories.none()  # exclusions alone would list the whole archive
+    for term in terms:
+        stories = stories.exclude(match(term)) if term.excluded else stories.filter(match(term))
     return stories

@@ -1,0 +1,103 @@
+"""Fixtures for the public site: the demo newsroom, and stories readers must never see."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.utils import timezone
+
+from stories.models import Story
+from tests.factories import CiteFactory, KeyFactFactory, ParagraphFactory, SectionFactory, StoryFactory
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = ROOT / "stories" / "fixtures" / "seeds"
+DEMO_MANIFESTS = ROOT / "manifests" / "fixtures" / "demo-manifests.json"
+TRAINING = "/stories/2026-10-16/agent-training-stack/"
+AGENTIC = "/stories/2026-10-20/agentic-rl-production/"
+
+
+def seed(name: str) -> dict[str, Any]:
+    return json.loads((SEEDS / f"{name}.json").read_text())
+
+
+@pytest.fixture(autouse=True)
+def empty_page_cache():
+    # The local-memory cache lives as long as the test process; pages cached by one test
+    # must not answer another's requests.
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def demo(db, site_url) -> dict[str, Story]:
+    """The demo site as `make run` loads it: demo manifests and both seeds, published."""
+    quiet = {"stdout": io.StringIO(), "stderr": io.StringIO()}
+    call_command("import_manifests", str(DEMO_MANIFESTS), **quiet)
+    call_command("import_desk", str(SEEDS), **quiet)
+    return {story.slug: story for story in Story.objects.all()}
+
+
+def add_story(*, status: str, headline: str, published_at: dt.datetime | None, like: Story, **extra: Any) -> Story:
+    """A story beside ``like`` (same newsroom, beat, edition) with a key fact and a cited paragraph."""
+    story = StoryFactory(
+        status=status,
+        headline=headline,
+        dek=f"Dek of {headline}",
+        published_at=published_at,
+        dateline=(published_at or timezone.now()).date(),
+        newsroom=like.newsroom,
+        beat=like.beat,
+        edition=like.edition,
+        **extra,
+    )
+    KeyFactFactory(story=story, position=0, text=f"Key fact of {headline}")
+    section = SectionFactory(story=story, position=0, heading=f"Section of {headline}")
+    paragraph = ParagraphFactory(section=section, story=story, position=0, markdown=f"Body of {headline}.")
+    CiteFactory(paragraph=paragraph, story=story, position=0, manifest_id="1792067182956183080")
+    return story
+
+
+@dataclass
+class Hidden:
+    stories: list[Story]
+
+    @property
+    def markers(self) -> list[str]:
+        return [story.headline for story in self.stories]
+
+
+@pytest.fixture
+def hidden(demo) -> Hidden:
+    """Stories in the demo's newsroom, beat and edition that no reader may see, one per
+    non-public state, each with a unique word in its headline and body."""
+    like = demo["agent-training-stack"]
+    now = timezone.now()
+    stories = [
+        add_story(status=Story.Status.DRAFT, headline="Zebracorn draft", published_at=None, like=like),
+        add_story(status=Story.Status.SUBMITTED, headline="Zebracorn submitted", published_at=None, like=like),
+        add_story(status=Story.Status.VERIFIED, headline="Zebracorn verified", published_at=None, like=like),
+        add_story(status=Story.Status.FAILED, headline="Zebracorn failed", published_at=None, like=like),
+        add_story(
+            status=Story.Status.RETRACTED,
+            headline="Zebracorn retracted",
+            published_at=now - dt.timedelta(hours=3),
+            like=like,
+        ),
+        # Published, but scheduled for tomorrow: not public until then.
+        add_story(
+            status=Story.Status.PUBLISHED,
+            headline="Zebracorn scheduled",
+            published_at=now + dt.timedelta(days=1),
+            like=like,
+        ),
+    ]
+    return Hidden(stories)

@@ -1,0 +1,238 @@
+"""Every public response can be cached by browsers and CDNs and is kept rendered on the
+server; a story change empties the server's copies of every page that shows it."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from django.utils.http import http_date
+
+from manifests.models import Manifest
+from stories.models import Correction, Story
+from stories.services import story_import_desk
+from stories.signals import story_changed
+from tests.factories import (
+    CiteFactory,
+    ClaimFactory,
+    KeyFactFactory,
+    ManifestFactory,
+    ParagraphFactory,
+    SectionFactory,
+    StoryFactory,
+)
+
+from .conftest import seed
+from .routes import AGENTIC, BEAT, EDITION, NEWSROOM, PUBLIC_ROUTES, TRAINING
+
+LISTINGS = ["/", "/index.json", NEWSROOM, NEWSROOM + "index.json", BEAT, BEAT + "index.json", "/rss.xml", "/atom.xml"]
+LISTINGS += [NEWSROOM + "rss.xml", BEAT + "atom.xml", "/sitemap.xml", "/llms.txt", "/search/?q=agent"]
+
+
+@pytest.mark.parametrize("path", PUBLIC_ROUTES)
+def test_every_public_response_carries_validators_and_cdn_headers(client, demo, path):
+    response = client.get(path)
+
+    assert response.status_code == 200
+    assert response["ETag"].startswith('"')
+    assert response["Last-Modified"].endswith("GMT")
+    assert "public" in response["Cache-Control"]
+    assert "s-maxage=" in response["Cache-Control"]
+
+
+@pytest.mark.parametrize("path", PUBLIC_ROUTES)
+def test_a_conditional_request_for_an_unchanged_page_gets_304(client, demo, path):
+    first = client.get(path)
+
+    by_etag = client.get(path, HTTP_IF_NONE_MATCH=first["ETag"])
+    by_date = client.get(path, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
+
+    assert by_etag.status_code == 304
+    assert by_etag.content == b""
+    assert by_etag["ETag"] == first["ETag"]
+    assert by_date.status_code == 304
+
+
+def test_a_stale_validator_gets_the_full_page(client, demo):
+    response = client.get(TRAINING, HTTP_IF_NONE_MATCH='"something-else"')
+
+    assert response.status_code == 200
+    assert response.content
+
+
+def test_html_pages_forbid_scripts_by_content_security_policy(client, demo):
+    policy = client.get(TRAINING)["Content-Security-Policy"]
+
+    assert "script-src 'none'" in policy
+    assert "object-src 'none'" in policy
+
+
+def test_story_page_last_modified_is_when_the_story_last_changed(client, demo):
+    story = demo["agent-training-stack"]
+    corrected_at = timezone.now().replace(microsecond=0) + dt.timedelta(minutes=5)
+    Correction.objects.create(story=story, position=0, published_at=corrected_at, text="Fixed.")
+
+    assert client.get(TRAINING)["Last-Modified"] == http_date(corrected_at.timestamp())
+
+
+def big_story(*, sections: int, paragraphs: int, cites: int) -> Story:
+    """A published story of the given size, citing manifests that are in the store with claims."""
+    story = StoryFactory(published_at=timezone.now() - dt.timedelta(hours=2))
+    manifests = [ManifestFactory() for _ in range(cites)]
+    claims = [ClaimFactory(manifest=manifest) for manifest in manifests]
+    for position in range(sections):
+        KeyFactFactory(story=story, position=position, text=f"Fact {position}")
+        section = SectionFactory(story=story, position=position, heading=f"Section {position}")
+        for number in range(paragraphs):
+            paragraph = ParagraphFactory(section=section, story=story, position=number, markdown=f"Para {number}.")
+            for index, (manifest, claim) in enumerate(zip(manifests, claims, strict=True)):
+                CiteFactory(
+                    paragraph=paragraph,
+                    story=story,
+                    position=index,
+                    manifest_id=manifest.manifest_id,
+                    claim_ids=[claim.claim_id],
+                )
+    return story
+
+
+def queries_for(client, path: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(path).status_code == 200
+    return len(captured)
+
+
+def test_a_story_page_costs_the_same_few_queries_whatever_its_size(client, db, site_url):
+    small = big_story(sections=1, paragraphs=1, cites=1)
+    large = big_story(sections=30, paragraphs=10, cites=4)
+
+    small_cost = queries_for(client, small.get_absolute_url())
+    large_cost = queries_for(client, large.get_absolute_url())
+
+    assert small_cost == large_cost
+    assert large_cost <= 12
+
+
+def test_an_uncached_story_page_needs_at_most_12_queries(client, demo, django_assert_max_num_queries):
+    with django_assert_max_num_queries(12):
+        response = client.get(TRAINING)
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("path", [TRAINING, TRAINING + "index.json", TRAINING + "index.md", "/", NEWSROOM, EDITION])
+def test_a_page_served_from_the_cache_costs_no_query(client, demo, django_assert_num_queries, path):
+    first = client.get(path)
+
+    with django_assert_num_queries(0):
+        again = client.get(path)
+    with django_assert_num_queries(0):
+        not_modified = client.get(path, HTTP_IF_NONE_MATCH=first["ETag"])
+
+    assert again.content == first.content
+    assert not_modified.status_code == 304
+
+
+def test_query_parameters_a_page_does_not_read_share_its_cached_copy(client, demo, django_assert_num_queries):
+    client.get("/")
+
+    with django_assert_num_queries(0):
+        assert client.get("/?utm_source=newsletter&fbclid=1").status_code == 200
+
+
+def test_search_results_are_not_kept_on_the_server(client, demo):
+    client.get("/search/?q=agent")
+
+    assert queries_for(client, "/search/?q=agent") > 0
+
+
+def warm(client, paths: list[str]) -> None:
+    for path in paths:
+        assert client.get(path).status_code == 200
+
+
+def published_document(slug: str, headline: str) -> dict:
+    document = seed("agentic-rl-production")
+    document |= {"id": "9001", "slug": slug, "headline": headline, "edition": "2026-10-20T00"}
+    document["published_at"] = (timezone.now() - dt.timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    for key in ("url", "links", "reuse"):
+        document.pop(key)
+    return document
+
+
+def test_publishing_a_story_refreshes_every_listing_and_feed_that_shows_it(
+    client, demo, django_capture_on_commit_callbacks
+):
+    paths = [*LISTINGS, "/editions/2026-10-20T00/", "/news-sitemap.xml"]
+    warm(client, paths)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        result = story_import_desk(document=published_document("fresh-agents", "Fresh agents arrive"))
+
+    assert result.story.is_public
+    for path in paths:
+        content = client.get(path).content.decode()
+        assert "Fresh agents arrive" in content or "fresh-agents" in content, path
+
+
+def test_retracting_a_story_removes_it_from_its_page_and_every_listing(
+    client, demo, django_capture_on_commit_callbacks
+):
+    paths = [AGENTIC, AGENTIC + "index.json", AGENTIC + "index.md", *LISTINGS, "/editions/2026-10-20T00/"]
+    warm(client, paths)
+    story = demo["agentic-rl-production"]
+
+    # What a retraction does: change the state and, once committed, tell the rooms above.
+    with django_capture_on_commit_callbacks(execute=True):
+        Story.objects.filter(pk=story.pk).update(status=Story.Status.RETRACTED)
+        story_changed.send(sender=Story, story=story, action="retracted")
+
+    for path in paths[:3]:
+        assert client.get(path).status_code == 410
+    for path in paths[3:]:
+        assert "agentic-rl-production" not in client.get(path).content.decode(), path
+    assert client.get("/editions/2026-10-20T00/").status_code == 404
+
+
+def test_a_correction_shows_once_the_story_is_reported_corrected(client, demo, django_capture_on_commit_callbacks):
+    warm(client, [TRAINING, TRAINING + "index.json"])
+    story = demo["agent-training-stack"]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        Correction.objects.create(story=story, position=0, published_at=timezone.now(), text="A name was misspelt.")
+        story_changed.send(sender=Story, story=story, action="corrected")
+
+    assert "A name was misspelt." in client.get(TRAINING).content.decode()
+    assert "A name was misspelt." in client.get(TRAINING + "index.json").content.decode()
+
+
+def test_pages_are_refreshed_only_after_the_change_commits(client, demo, django_capture_on_commit_callbacks):
+    warm(client, ["/"])
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        story_import_desk(document=published_document("pending", "Pending commit"))
+        # Until the transaction commits, the cached page is still the one served.
+        assert "Pending commit" not in client.get("/").content.decode()
+
+    with django_capture_on_commit_callbacks(execute=True):  # the commit
+        for callback in callbacks:
+            callback()
+    assert "Pending commit" in client.get("/").content.decode()
+
+
+def test_editing_what_pages_show_besides_stories_refreshes_them(client, demo, django_capture_on_commit_callbacks):
+    warm(client, [TRAINING, NEWSROOM])
+    manifest = Manifest.objects.get(manifest_id="1792067182956183080")
+
+    newsroom = demo["agent-training-stack"].newsroom
+
+    with django_capture_on_commit_callbacks(execute=True):
+        manifest.title = "A retitled manifest"
+        manifest.save()
+        newsroom.title = "Machine Intelligence"
+        newsroom.save()
+
+    assert "A retitled manifest" in client.get(TRAINING).content.decode()
+    assert "Machine Intelligence" in client.get(NEWSROOM).content.decode()
