@@ -27,7 +27,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from manifests.provider import ProviderUnavailable
-from manifests.services import manifests_fetch
+from manifests.services import FetchOutcome, manifests_fetch
 from newsroom.celery import app
 from stories.models import Story
 
@@ -117,6 +117,26 @@ def verify_story_task(self: Any, run_id: int) -> str:
     return str(run.status)
 
 
+def fetch_retry(outcomes: dict[str, FetchOutcome], *, retries: int, max_retries: int) -> tuple[list[str], float] | None:
+    """Which ids to fetch again, and in how many seconds; None when done or out of retries.
+
+    Only ids the provider could not answer for now (down, too slow, rate limited) are retried:
+    a missing manifest, a rejected key or a broken reply will not change by waiting. The wait
+    doubles with each retry from MANIFEST_PROVIDER_MAX_WAIT, and is never shorter than what the
+    provider asked for in Retry-After.
+    """
+    unavailable = [
+        manifest_id
+        for manifest_id, outcome in outcomes.items()
+        if outcome.status == "error" and isinstance(outcome.error, ProviderUnavailable)
+    ]
+    if not unavailable or retries >= max_retries:
+        return None
+    asked = [outcomes[manifest_id].error.retry_after or 0 for manifest_id in unavailable]
+    backoff = min(settings.MANIFEST_PROVIDER_MAX_WAIT * 2**retries, 3600)
+    return unavailable, max([backoff, *asked])
+
+
 @app.task(
     bind=True,
     acks_late=True,
@@ -144,18 +164,13 @@ def fetch_manifests_task(self: Any, manifest_ids: list[str], refresh: bool = Fal
     if len(manifest_ids) > FETCH_MAX_IDS:
         raise ValueError(f"at most {FETCH_MAX_IDS} manifest ids a task, not {len(manifest_ids)}")
     outcomes = manifests_fetch(manifest_ids=manifest_ids, refresh=refresh)
-    unavailable = {
-        manifest_id: outcome
-        for manifest_id, outcome in outcomes.items()
-        if outcome.status == "error" and isinstance(outcome.error, ProviderUnavailable)
-    }
-    if unavailable and self.request.retries < self.max_retries:
-        waits = [outcome.error.retry_after for outcome in unavailable.values() if outcome.error.retry_after]
-        backoff = min(settings.MANIFEST_PROVIDER_MAX_WAIT * 2**self.request.retries, 3600)
-        countdown = max([backoff, *waits])
-        logger.info("fetch: %d manifest(s) unavailable; trying them again in %ss", len(unavailable), countdown)
+    retry = fetch_retry(outcomes, retries=self.request.retries, max_retries=self.max_retries)
+    # In-process (eager) runs do not retry: a retry there would replay at once, inside the request.
+    if retry is not None and not self.request.is_eager:
+        ids, countdown = retry
+        logger.info("fetch: %d manifest(s) unavailable; trying them again in %ss", len(ids), countdown)
         # Only the ids still wanted; refresh is kept so a forced refetch stays forced.
-        raise self.retry(args=[list(unavailable)], kwargs={"refresh": refresh}, countdown=countdown)
+        raise self.retry(args=[ids], kwargs={"refresh": refresh}, countdown=countdown)
     return {manifest_id: outcome.status for manifest_id, outcome in outcomes.items()}
 
 
