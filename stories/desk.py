@@ -57,13 +57,28 @@ def parse_document(data: bytes | str) -> Any:
 
 
 @cache
-def _validator() -> jsonschema.Draft202012Validator:
-    schema = json.loads(SCHEMA_PATH.read_text())
-    return jsonschema.Draft202012Validator(schema)
-
-
 def schema() -> dict[str, Any]:
-    return _validator().schema
+    return json.loads(SCHEMA_PATH.read_text())
+
+
+def _inline_refs(node: Any, definitions: dict[str, Any]) -> Any:
+    # Resolving "$ref" on every value is most of jsonschema's cost; the schema has no
+    # recursive definitions, so its references can be replaced by what they name, once.
+    if isinstance(node, dict):
+        inlined = {key: _inline_refs(value, definitions) for key, value in node.items() if key not in ("$defs", "$ref")}
+        if "$ref" in node:
+            return {**_inline_refs(definitions[node["$ref"].removeprefix("#/$defs/")], definitions), **inlined}
+        return inlined
+    if isinstance(node, list):
+        return [_inline_refs(item, definitions) for item in node]
+    return node
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    document_schema = schema()
+    jsonschema.Draft202012Validator.check_schema(document_schema)
+    return jsonschema.Draft202012Validator(_inline_refs(document_schema, document_schema["$defs"]))
 
 
 def parse_utc(value: str) -> datetime:
