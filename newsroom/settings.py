@@ -81,7 +81,6 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -89,6 +88,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+if PRODUCTION:
+    # WhiteNoise serves the collected static files behind gunicorn; runserver does it in development.
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "newsroom.urls"
 WSGI_APPLICATION = "newsroom.wsgi.application"
@@ -122,6 +124,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# URLs typed without a scheme in admin forms are https (Django 6's default, opted into now).
+FORMS_URLFIELD_ASSUME_HTTPS = True
 
 REDIS_URL = os.getenv("REDIS_URL", "")
 if REDIS_URL:
