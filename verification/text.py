@@ -26,8 +26,14 @@ _TYPOGRAPHY = str.maketrans(
 )
 
 
+_MARKUP = re.compile(r"[\[<*_`~#>\n]|https?://|^\s*[-+\d]", re.MULTILINE)
+
+
 def plain_text(markdown: str) -> str:
     """Markdown as a reader sees it: link texts kept, URLs, tags and emphasis marks dropped."""
+    if not _MARKUP.search(markdown):
+        # Plain prose (most paragraphs and every claim): only the typography to normalise.
+        return markdown.translate(_TYPOGRAPHY).strip()
     text = _MD_LINK.sub(r"\1", markdown)
     text = _MD_AUTOLINK.sub(" ", text)
     text = _HTML_TAG.sub(" ", text)
@@ -270,9 +276,20 @@ def _normal(value: Decimal) -> Decimal:
     return value.normalize()
 
 
+_DIGIT = re.compile(r"\d")
+_LETTER_THEN_DIGIT = re.compile(r"[A-Za-z][\w.-]*\d")
+
+
+def _blank_if_digits(match: re.Match) -> str:
+    token = match.group()
+    return " " * len(token) if _DIGIT.search(token) else token
+
+
 def mask_identifiers(text: str) -> str:
     """The text with digit-bearing names blanked out (same length), so their digits are not figures."""
-    return _COMPOUND.sub(lambda m: " " * len(m.group()) if any(c.isdigit() for c in m.group()) else m.group(), text)
+    if not _LETTER_THEN_DIGIT.search(text):
+        return text  # the common case, and a cheap test
+    return _COMPOUND.sub(_blank_if_digits, text)
 
 
 def digit_figures(text: str) -> list[Figure]:
@@ -346,15 +363,19 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|[\"'(\[]\s*|\n)$")
 _NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.'][A-Za-z0-9]+)*")
 
 
+_INNER_CAPITAL = re.compile(r".[A-Z]")
+_LOWER = re.compile(r"[a-z]")
+_CAPITAL_OR_DIGIT = re.compile(r"[A-Z0-9]")
+
+
 def _shape_is_identifier(token: str) -> bool:
     """CamelCase, ALLCAPS, or letters with digits: a coined name wherever it stands."""
     core = token[:-1] if token.endswith("s") and token[:-1].isupper() else token  # GPUs
-    has_digit = any(ch.isdigit() for ch in core)
-    letters = [ch for ch in core if ch.isalpha()]
-    upper = sum(ch.isupper() for ch in letters)
-    all_caps = len(letters) >= 2 and upper == len(letters)
-    inner_caps = any(ch.isupper() for ch in core[1:]) and any(ch.islower() for ch in core)
-    return has_digit or all_caps or inner_caps
+    if _DIGIT.search(core):
+        return True
+    if core.isupper():
+        return sum(ch.isalpha() for ch in core) >= 2
+    return bool(_INNER_CAPITAL.search(core) and _LOWER.search(core))
 
 
 def names(text: str) -> list[str]:
@@ -367,6 +388,8 @@ def names(text: str) -> list[str]:
     found = []
     for match in _NAME_TOKEN.finditer(text):
         token = match.group()
+        if not _CAPITAL_OR_DIGIT.search(token):
+            continue  # most words: lower case, no digits, not a name
         if token.endswith("'s"):
             token = token[:-2]
         if len(token) < 2 or not token[0].isalpha():
