@@ -176,6 +176,8 @@ VERIFY_TASK_SOFT_TIME_LIMIT = envint("VERIFY_TASK_SOFT_TIME_LIMIT", "600")
 VERIFY_TASK_TIME_LIMIT = envint("VERIFY_TASK_TIME_LIMIT", "660")
 FETCH_TASK_SOFT_TIME_LIMIT = envint("FETCH_TASK_SOFT_TIME_LIMIT", "300")
 FETCH_TASK_TIME_LIMIT = envint("FETCH_TASK_TIME_LIMIT", "330")
+SWEEP_TASK_SOFT_TIME_LIMIT = envint("SWEEP_TASK_SOFT_TIME_LIMIT", "50")
+SWEEP_TASK_TIME_LIMIT = envint("SWEEP_TASK_TIME_LIMIT", "60")
 # The beat sweep (verification.tasks.requeue_pending_runs) queues again a run left pending this
 # long (e.g. submitted while the broker was down), and one left running past its lease (its
 # worker died); after VERIFY_RUN_MAX_ATTEMPTS claims a run is given up as "unknown".

@@ -196,8 +196,8 @@ def _give_up(run: VerificationRun, now: Any) -> bool:
     autoretry_for=TRANSIENT_DATABASE_ERRORS,
     retry_backoff=True,
     max_retries=3,
-    soft_time_limit=120,
-    time_limit=150,
+    soft_time_limit=settings.SWEEP_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.SWEEP_TASK_TIME_LIMIT,
 )
 def requeue_pending_runs() -> dict[str, int]:
     """The beat sweep: queue again the work that was lost, so nothing waits forever.
