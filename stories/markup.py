@@ -39,6 +39,12 @@ def render_markdown(text: str) -> SafeString:
     return mark_safe(_cleaner.clean(_renderer.render(text)))
 
 
+@lru_cache(maxsize=1024)
+def render_inline_markdown(text: str) -> SafeString:
+    """Sanitized HTML for one line of markdown (a guide step): emphasis, code, links; no block."""
+    return mark_safe(_cleaner.clean(_renderer.renderInline(text)))
+
+
 def http_url(value: object) -> str:
     """The value when it is an absolute http(s) URL, else the empty string.
 

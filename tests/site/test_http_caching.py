@@ -13,8 +13,7 @@ from django.utils.http import http_date
 
 from manifests.models import Manifest
 from stories.models import Correction, Story
-from stories.services import story_import_desk
-from stories.signals import story_changed
+from stories.services import story_add_correction, story_import_desk, story_retract
 from tests.factories import (
     CiteFactory,
     ClaimFactory,
@@ -178,34 +177,31 @@ def test_publishing_a_story_refreshes_every_listing_and_feed_that_shows_it(
 
 
 def test_retracting_a_story_removes_it_from_its_page_and_every_listing(
-    client, demo, django_capture_on_commit_callbacks
+    client, demo, admin_user, django_capture_on_commit_callbacks
 ):
     paths = [AGENTIC, AGENTIC + "index.json", AGENTIC + "index.md", *LISTINGS, "/editions/2026-10-20T00/"]
     warm(client, paths)
-    story = demo["agentic-rl-production"]
 
-    # What a retraction does: change the state and, once committed, tell the rooms above.
     with django_capture_on_commit_callbacks(execute=True):
-        Story.objects.filter(pk=story.pk).update(status=Story.Status.RETRACTED)
-        story_changed.send(sender=Story, story=story, action="retracted")
+        story_retract(story=demo["agentic-rl-production"], user=admin_user, reason="Sources withdrawn.")
 
     for path in paths[:3]:
         assert client.get(path).status_code == 410
-    for path in paths[3:]:
+    for path in paths[3:-1]:
         assert "agentic-rl-production" not in client.get(path).content.decode(), path
     assert client.get("/editions/2026-10-20T00/").status_code == 404
 
 
-def test_a_correction_shows_once_the_story_is_reported_corrected(client, demo, django_capture_on_commit_callbacks):
-    warm(client, [TRAINING, TRAINING + "index.json"])
-    story = demo["agent-training-stack"]
+def test_a_correction_shows_on_the_page_and_twins_once_added(
+    client, demo, admin_user, django_capture_on_commit_callbacks
+):
+    warm(client, [TRAINING, TRAINING + "index.json", TRAINING + "index.md"])
 
     with django_capture_on_commit_callbacks(execute=True):
-        Correction.objects.create(story=story, position=0, published_at=timezone.now(), text="A name was misspelt.")
-        story_changed.send(sender=Story, story=story, action="corrected")
+        story_add_correction(story=demo["agent-training-stack"], text="A name was misspelt.", user=admin_user)
 
-    assert "A name was misspelt." in client.get(TRAINING).content.decode()
-    assert "A name was misspelt." in client.get(TRAINING + "index.json").content.decode()
+    for path in [TRAINING, TRAINING + "index.json", TRAINING + "index.md"]:
+        assert "A name was misspelt." in client.get(path).content.decode(), path
 
 
 def test_pages_are_refreshed_only_after_the_change_commits(client, demo, django_capture_on_commit_callbacks):
