@@ -128,6 +128,11 @@ def parts(story: Story) -> list[Part]:
     return found
 
 
+def claim_ids_of(cite: Cite) -> list[Any]:
+    """A cite's claim ids; anything but a list (an admin slip) counts as no ids at all."""
+    return cite.claim_ids if isinstance(cite.claim_ids, list) else []
+
+
 def _cited_manifests(story_parts: list[Part]) -> dict[str, list[str]]:
     """Each cited manifest id, in order of first citation, with the paths of the parts citing it."""
     cited: dict[str, list[str]] = {}
@@ -268,6 +273,9 @@ def claims_belong(story: Story) -> CheckResult:
                 findings.unknown(
                     at, f"manifest {cite.manifest_id} has no claims to check against: {_origin_note(manifest)}"
                 )
+                continue
+            if not isinstance(cite.claim_ids, list):
+                findings.fail(at, f"claim_ids must be a list of claim id strings, not {cite.claim_ids!r}")
                 continue
             for claim_id in cite.claim_ids:
                 if not isinstance(claim_id, str):
@@ -411,7 +419,7 @@ def paragraphs_supported(story: Story) -> CheckResult:
         )
     }
     for part in story_parts:
-        claim_refs = [(cite.manifest_id, claim_id) for cite in part.cites for claim_id in cite.claim_ids]
+        claim_refs = [(cite.manifest_id, claim_id) for cite in part.cites for claim_id in claim_ids_of(cite)]
         if not claim_refs:
             findings.fail(part.at, "cites no claim: every key fact and paragraph must cite at least one claim")
             continue

@@ -203,6 +203,16 @@ def test_recent_is_unknown_for_a_manifest_without_a_date_or_not_in_the_store(imp
     ]
 
 
+def test_recent_queries_do_not_grow_with_the_story(import_story, django_assert_num_queries):
+    make_manifest(M1, {C1: "x"})
+    make_manifest(M2, {C2: "y"})
+    paragraphs = [(f"Part {n}.", [(M1, [C1]), (M2, [C2])]) for n in range(30)]
+    story = checkable().get(pk=import_story(story_document(paragraphs=paragraphs)).pk)
+
+    with django_assert_num_queries(1):
+        assert manifests_recent(story).status == "pass"
+
+
 def test_recent_fails_rather_than_unknown_when_both_are_found(import_story):
     make_manifest(M1, {C1: "x"}, published="2026-01-01")
     story = two_manifest_story(import_story)
@@ -306,6 +316,19 @@ def test_belong_fails_a_claim_id_that_is_not_a_string(import_story):
             "sections[0].paragraphs[0].cites[0]",
             f"claim id {int(C1)!r} is not a string; claim ids are written as strings",
         )
+    ]
+
+
+def test_belong_fails_claim_ids_that_are_not_a_list(import_story):
+    make_manifest(M1, {C1: "x"})
+    story = import_story(story_document(paragraphs=[("Text.", [(M1, [C1])])]))
+    story.cites.update(claim_ids=C1)
+
+    status, problems = statuses(claims_belong(story))
+
+    assert status == "fail"
+    assert problems == [
+        ("sections[0].paragraphs[0].cites[0]", f"claim_ids must be a list of claim id strings, not '{C1}'")
     ]
 
 
