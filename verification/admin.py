@@ -19,6 +19,7 @@ import stories.admin  # noqa: F401  (registers StoryAdmin, which is extended bel
 from stories.models import Story
 
 from .models import VerificationRun
+from .workflow_admin import StoryWorkflowAdminMixin
 
 STATUS_COLOURS = {
     "passed": "#1a7f37",
@@ -161,7 +162,7 @@ def verification_summary(story: Story) -> SafeString:
 BaseStoryAdmin = type(admin.site.get_model_admin(Story))
 
 
-class StoryAdmin(BaseStoryAdmin):
+class StoryAdmin(StoryWorkflowAdminMixin, BaseStoryAdmin):
     readonly_fields = [*BaseStoryAdmin.readonly_fields, "verification"]
     fieldsets = [*BaseStoryAdmin.fieldsets, ("Verification", {"fields": ["verification"]})]
 

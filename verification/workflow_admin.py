@@ -1,0 +1,318 @@
+"""The story workflow in admin: submit, publish (through the gate), retract, add a correction.
+
+A mixin for the story admin (``verification/admin.py`` puts it on the StoryAdmin it registers).
+Every button and action calls the same services as the API and the tasks
+(``verification.workflow``); admin only asks, shows the answer and, when the gate refuses a
+story whose checks did not pass, offers an editor holding the override permission a form for
+the written reason. Status and publication time are read-only here: they change only through
+the workflow, and corrections are appended, never edited.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from stories.admin import CorrectionInline
+from stories.models import Story
+from stories.services import RETRACTION_REASON_MAX
+
+from .gate import OVERRIDE_PERMISSION, run_problems
+from .models import VerificationRun
+from .workflow import (
+    SUBMITTABLE,
+    OverrideRefused,
+    PublishRefused,
+    WorkflowError,
+    story_add_correction,
+    story_publish,
+    story_retract,
+    story_submit,
+)
+
+
+class OverrideForm(forms.Form):
+    reason = forms.CharField(
+        label="Why publish although the checks did not pass?",
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 80}),
+        help_text="Kept with the verification run and shown to every editor.",
+    )
+
+
+class RetractForm(forms.Form):
+    reason = forms.CharField(
+        label="Why is the story withdrawn?",
+        max_length=RETRACTION_REASON_MAX,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
+        help_text="Kept in the story's history. Readers of its URL are told it was withdrawn.",
+    )
+
+
+class CorrectionForm(forms.Form):
+    text = forms.CharField(
+        label="Correction",
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 80}),
+        help_text="Appended with today's date, shown on the page and in the JSON and Markdown twins.",
+    )
+
+
+class AppendOnlyCorrectionInline(CorrectionInline):
+    """Corrections as readers see them; new ones are added with the "Add a correction" button."""
+
+    fields = ["published_at", "text"]
+    readonly_fields = ["published_at", "text"]
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Whoever may see the story sees its corrections.
+        return request.user.has_perm("stories.view_story") or request.user.has_perm("stories.change_story")
+
+
+def _latest_runs() -> dict[str, Subquery]:
+    latest = VerificationRun.objects.filter(story=OuterRef("pk")).order_by("-queued_at", "-pk")
+    return {
+        "latest_run_status": Subquery(latest.values("status")[:1]),
+        "latest_run_hash": Subquery(latest.values("content_hash")[:1]),
+    }
+
+
+class StoryWorkflowAdminMixin:
+    """Workflow buttons on the story page, bulk actions on the list, a checks column."""
+
+    change_form_template = "admin/verification/story_workflow/change_form.html"
+    workflow_form_template = "admin/verification/story_workflow/form.html"
+    actions = ["submit_selected", "publish_selected"]
+
+    # --- What editors see --------------------------------------------------------------------
+
+    def get_list_display(self, request: HttpRequest) -> list[str]:
+        return [*super().get_list_display(request), "checks"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).annotate(**_latest_runs())
+
+    @admin.display(description="checks")
+    def checks(self, story: Story) -> SafeString | str:
+        status = getattr(story, "latest_run_status", None)
+        if status is None:
+            return "—"
+        stale = " (stale: edited since)" if story.latest_run_hash != story.content_hash else ""
+        return format_html("{}{}", status, stale)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # Only the workflow changes these; an edited field would bypass the gate.
+        return [*super().get_readonly_fields(request, obj), "status", "published_at"]
+
+    def get_inlines(self, request: HttpRequest, obj: Any) -> list[Any]:
+        return [
+            AppendOnlyCorrectionInline if inline is CorrectionInline else inline
+            for inline in super().get_inlines(request, obj)
+        ]
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict | None = None
+    ) -> HttpResponse:
+        story = self.get_object(request, object_id)
+        context = dict(extra_context or {})
+        if story is not None and self.has_change_permission(request, story):
+            context["workflow"] = {
+                "can_submit": story.status in SUBMITTABLE,
+                "can_publish": story.status in SUBMITTABLE,
+                "can_correct": story.status == Story.Status.PUBLISHED,
+                "can_retract": story.status == Story.Status.PUBLISHED,
+                "urls": {step: self._step_url(step, story) for step in ("submit", "publish", "retract", "correct")},
+            }
+        return super().change_view(request, object_id, form_url, extra_context=context)
+
+    # --- The steps -----------------------------------------------------------------------------
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        steps = [
+            path(f"<path:object_id>/workflow/{step}/", wrap(view), name=self._step_name(step))
+            for step, view in (
+                ("submit", self.submit_view),
+                ("publish", self.publish_view),
+                ("retract", self.retract_view),
+                ("correct", self.correct_view),
+            )
+        ]
+        return steps + super().get_urls()
+
+    def _step_name(self, step: str) -> str:
+        return f"{self.opts.app_label}_{self.opts.model_name}_{step}"
+
+    def _step_url(self, step: str, story: Story) -> str:
+        return reverse(f"admin:{self._step_name(step)}", args=[story.pk])
+
+    def _story_for_step(self, request: HttpRequest, object_id: str) -> Story:
+        story = get_object_or_404(Story, pk=object_id)
+        if not self.has_change_permission(request, story):
+            raise PermissionDenied
+        return story
+
+    def _back_to(self, story: Story) -> HttpResponseRedirect:
+        return HttpResponseRedirect(
+            reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[story.pk])
+        )
+
+    def _form_page(
+        self, request: HttpRequest, story: Story, *, title: str, form: forms.Form, **extra: Any
+    ) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": story,
+            "title": title,
+            "form": form,
+            "change_url": reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[story.pk]),
+            **extra,
+        }
+        return TemplateResponse(request, self.workflow_form_template, context)
+
+    def submit_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        story = self._story_for_step(request, object_id)
+        if request.method != "POST":
+            return self._back_to(story)
+        try:
+            run = story_submit(story=story, actor=request.user.get_username(), user=request.user)
+        except WorkflowError as error:
+            self.message_user(request, error.message, messages.ERROR)
+        else:
+            state = "queued" if not run.is_finished else f"reused: {run.get_status_display().lower()}"
+            self.message_user(request, f"Submitted for checks (run {run.pk}, {state}).", messages.SUCCESS)
+        return self._back_to(story)
+
+    def publish_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        story = self._story_for_step(request, object_id)
+        if request.method != "POST":
+            return self._back_to(story)
+        may_override = request.user.has_perm(OVERRIDE_PERMISSION)
+        form = OverrideForm(request.POST) if "reason" in request.POST else None
+        if form is not None and not form.is_valid():
+            return self._override_page(request, story, form)
+        reason = form.cleaned_data["reason"] if form is not None else None
+        try:
+            result = story_publish(
+                story=story, actor=request.user.get_username(), user=request.user, override_reason=reason
+            )
+        except OverrideRefused as refusal:
+            self.message_user(request, refusal.message, messages.ERROR)
+        except PublishRefused as refusal:
+            run = VerificationRun.objects.current_for(Story.objects.get(pk=story.pk))
+            if may_override and run is not None:
+                # Checks on the current content did not pass: this editor may publish with a reason.
+                return self._override_page(request, story, OverrideForm(), refusal=refusal.message)
+            self.message_user(request, refusal.message, messages.ERROR)
+        except WorkflowError as error:
+            self.message_user(request, error.message, messages.ERROR)
+        else:
+            if not result.published:
+                self.message_user(request, "The story was already published; nothing changed.", messages.INFO)
+            elif result.overridden:
+                self.message_user(request, "Published, overriding the checks; your reason is kept with the run.")
+            else:
+                self.message_user(request, f"Published: run {result.run.pk} passed every check.", messages.SUCCESS)
+        return self._back_to(story)
+
+    def _override_page(self, request: HttpRequest, story: Story, form: OverrideForm, refusal: str = "") -> HttpResponse:
+        run = VerificationRun.objects.current_for(story)
+        return self._form_page(
+            request,
+            story,
+            title=f"Publish “{story}” although its checks did not pass?",
+            form=form,
+            action=self._step_url("publish", story),
+            submit_label="Publish with this reason",
+            refusal=refusal,
+            problems=run_problems(run, limit=20) if run is not None else [],
+        )
+
+    def retract_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        story = self._story_for_step(request, object_id)
+        form = RetractForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                story_retract(story=story, user=request.user, reason=form.cleaned_data["reason"])
+            except WorkflowError as error:
+                self.message_user(request, error.message, messages.ERROR)
+            else:
+                self.message_user(request, "Retracted. Its address now tells readers it was withdrawn.")
+            return self._back_to(story)
+        return self._form_page(
+            request,
+            story,
+            title=f"Retract “{story}”",
+            form=form,
+            action=self._step_url("retract", story),
+            submit_label="Retract the story",
+        )
+
+    def correct_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        story = self._story_for_step(request, object_id)
+        form = CorrectionForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                story_add_correction(story=story, text=form.cleaned_data["text"], user=request.user)
+            except WorkflowError as error:
+                self.message_user(request, error.message, messages.ERROR)
+            else:
+                self.message_user(request, "Correction added.", messages.SUCCESS)
+            return self._back_to(story)
+        return self._form_page(
+            request,
+            story,
+            title=f"Add a correction to “{story}”",
+            form=form,
+            action=self._step_url("correct", story),
+            submit_label="Add the correction",
+        )
+
+    # --- Bulk actions ------------------------------------------------------------------------
+
+    @admin.action(description="Submit selected stories for checks", permissions=["change"])
+    def submit_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._each(
+            request,
+            queryset,
+            "submitted",
+            lambda story: story_submit(story=story, actor=request.user.get_username(), user=request.user),
+        )
+
+    @admin.action(description="Publish selected stories (their checks must have passed)", permissions=["change"])
+    def publish_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._each(
+            request,
+            queryset,
+            "published",
+            lambda story: story_publish(story=story, actor=request.user.get_username(), user=request.user),
+        )
+
+    def _each(self, request: HttpRequest, queryset: QuerySet, done: str, step: Any) -> None:
+        succeeded = 0
+        for story in queryset:
+            try:
+                outcome = step(story)
+            except WorkflowError as error:
+                self.message_user(request, f"{story.desk_id}: {error.message}", messages.ERROR)
+            else:
+                # A story that was already published is no news.
+                succeeded += getattr(outcome, "published", True)
+        if succeeded:
+            self.message_user(request, f"{succeeded} {'story' if succeeded == 1 else 'stories'} {done}.")
