@@ -42,7 +42,7 @@ def test_it_prints_every_check_and_exits_0_when_all_pass(seeds):
     lines = out.splitlines()
     assert lines[0].startswith("Story 81 'agent-training-stack': passed (run ")
     assert [line.split()[:2] for line in lines[1:]] == [["pass", name] for name, _ in CHECKS]
-    assert "(closest: story 278 'agentic-rl-production'" not in out  # published later: not compared
+    assert "pass     not_repeat  (no similar story published in the window)" in out
 
 
 def test_json_prints_exactly_the_documented_shape(seeds):
@@ -111,3 +111,4 @@ def test_a_bad_id_is_a_clear_error(story_id, message):
     _, error = verify(story_id)
 
     assert str(error) == message
+    assert error.returncode == 2

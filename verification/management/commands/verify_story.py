@@ -10,6 +10,8 @@ from verification.services import story_verify
 # decide (or another worker is still running the checks).
 EXIT_STATUS = {VerificationRun.Status.PASSED: 0, VerificationRun.Status.FAILED: 1}
 EXIT_UNDECIDED = 3
+# A bad or unknown id: not 1, which says a check failed.
+EXIT_USAGE = 2
 MARKS = {"pass": "pass", "fail": "FAIL", "unknown": "unknown"}
 
 
@@ -17,7 +19,7 @@ class Command(BaseCommand):
     help = (
         "Run the five checks on a story now and print them. ID is the story's desk/1 id. A passed or "
         "failed run for the story's current content is reused unless --again. Exit status: 0 all checks "
-        "pass, 1 some check fails, 3 none fails but some could not decide."
+        "pass, 1 some check fails, 3 none fails but some could not decide, 2 no such story."
     )
 
     def add_arguments(self, parser):
@@ -29,10 +31,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, story_id: str, json: bool, again: bool, **options):
         if not story_id.isdigit():
-            raise CommandError(f"ID: a story id is a whole number, like 81; got {story_id!r}")
+            raise CommandError(f"ID: a story id is a whole number, like 81; got {story_id!r}", returncode=EXIT_USAGE)
         story = Story.objects.filter(desk_id=int(story_id)).first()
         if story is None:
-            raise CommandError(f"ID: there is no story with id {story_id}")
+            raise CommandError(f"ID: there is no story with id {story_id}", returncode=EXIT_USAGE)
         run = story_verify(story=story, started_by="manage.py verify_story", force=again)
         if json:
             self.stdout.write(self._as_json(story, run))
@@ -75,10 +77,12 @@ class Command(BaseCommand):
         )
         for check in run.checks:
             line = f"  {MARKS.get(check['status'], check['status']):<8} {check['name']}"
-            closest = check.get("details", {}).get("closest")
-            if closest:
-                scores = check["details"]["scores"]
+            details = check.get("details", {})
+            if details.get("closest"):
+                closest, scores = details["closest"], details["scores"]
                 line += f"  (closest: story {closest['id']} '{closest['slug']}', score {scores['combined']:.2f})"
+            elif "closest" in details:
+                line += "  (no similar story published in the window)"
             style = {"pass": self.style.SUCCESS, "fail": self.style.ERROR}.get(check["status"], self.style.WARNING)
             self.stdout.write(style(line))
             for problem in check["problems"]:
