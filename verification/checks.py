@@ -13,7 +13,7 @@ number of queries a check makes does not grow with the story.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, timedelta
 from typing import Any
@@ -151,7 +151,7 @@ def _also(places: list[str]) -> str:
     return f" (also cited at {shown})"
 
 
-def _stored(manifest_ids: Iterator[str] | list[str]) -> dict[str, Manifest]:
+def _stored(manifest_ids: Iterable[str]) -> dict[str, Manifest]:
     return {
         manifest.manifest_id: manifest
         for manifest in Manifest.objects.filter(manifest_id__in=list(manifest_ids)).annotate(
@@ -183,14 +183,18 @@ def manifests_exist(story: Story) -> CheckResult:
     outcomes = manifests_fetch(manifest_ids=wanted) if wanted else {}
     for manifest_id, outcome in outcomes.items():
         places = cited[manifest_id]
-        if outcome.status == "missing":
-            known = " (a story import listed it, but the provider has no such manifest)" * (manifest_id in stored)
+        manifest = stored.get(manifest_id)
+        # A story import only repeats what another story said; every other origin (a file, an
+        # editor, the provider itself) is an existing manifest whatever the provider says now.
+        attested = manifest is not None and manifest.origin != Manifest.Origin.STORY_IMPORT
+        if outcome.status == "missing" and not attested:
+            known = " (a story import listed it, but the provider has no such manifest)" if manifest else ""
             findings.fail(
                 places[0],
                 f"manifest {manifest_id} does not exist{known}: {outcome.message}; cite an existing manifest"
                 + _also(places),
             )
-        elif outcome.status == "error" and manifest_id not in stored:
+        elif outcome.status == "error" and manifest is None:
             findings.unknown(
                 places[0],
                 f"manifest {manifest_id} is not in the store and the provider could not be asked: "

@@ -107,6 +107,28 @@ def test_exist_passes_a_story_import_manifest_even_when_the_provider_cannot_be_a
     assert statuses(manifests_exist(story)) == ("pass", [])
 
 
+def test_exist_fails_a_manifest_known_only_from_a_story_import_that_the_provider_does_not_have(import_story, provider):
+    make_manifest(M1, {C1: "Acme shipped 12 rockets."})
+    make_manifest(M2, {}, origin=Manifest.Origin.STORY_IMPORT)
+    story = two_manifest_story(import_story)
+
+    status, problems = statuses(manifests_exist(story))
+
+    assert status == "fail"
+    assert problems[0][1].startswith(
+        f"manifest {M2} does not exist (a story import listed it, but the provider has no such manifest)"
+    )
+
+
+def test_exist_passes_a_manifest_an_editor_entered_even_if_the_provider_does_not_know_it(import_story, provider):
+    make_manifest(M1, {C1: "Acme shipped 12 rockets."})
+    make_manifest(M2, {}, origin=Manifest.Origin.EDITOR)
+    story = two_manifest_story(import_story)
+
+    assert statuses(manifests_exist(story)) == ("pass", [])
+    assert len(provider.requests_for(M2)) == 1  # asked for its claims, all the same
+
+
 def test_exist_queries_do_not_grow_with_the_story(import_story, django_assert_num_queries):
     make_manifest(M1, {C1: "Acme shipped 12 rockets."})
     make_manifest(M2, {C2: "Beta hired staff."})
