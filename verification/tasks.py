@@ -51,6 +51,16 @@ SWEEP_BATCH = 500
 FETCH_MAX_IDS = 1000
 
 
+def capped_countdown(seconds: float) -> float:
+    """A retry's delay, at most half the visibility timeout.
+
+    A task waiting for its ETA sits unacknowledged in a worker; if it waited longer than the
+    visibility timeout, Redis would hand it to a second worker as well.
+    """
+    visibility = app.conf.broker_transport_options.get("visibility_timeout", 3600)
+    return max(0, min(seconds, visibility / 2))
+
+
 def enqueue_verification(run_id: int) -> bool:
     """Queue the verify task for a run; False (logged) if the broker cannot take it now.
 
@@ -112,7 +122,7 @@ def verify_story_task(self: Any, run_id: int) -> str:
         if run.started_at is not None:
             ends = run.started_at + timedelta(seconds=settings.VERIFY_RUN_LEASE_SECONDS)
             remaining = max(0, int((ends - timezone.now()).total_seconds()))
-        raise self.retry(countdown=remaining + 1, max_retries=self.max_retries)
+        raise self.retry(countdown=capped_countdown(remaining + 1), max_retries=self.max_retries)
     story_apply_verdict(run=run)
     return str(run.status)
 
@@ -170,7 +180,7 @@ def fetch_manifests_task(self: Any, manifest_ids: list[str], refresh: bool = Fal
         ids, countdown = retry
         logger.info("fetch: %d manifest(s) unavailable; trying them again in %ss", len(ids), countdown)
         # Only the ids still wanted; refresh is kept so a forced refetch stays forced.
-        raise self.retry(args=[ids], kwargs={"refresh": refresh}, countdown=countdown)
+        raise self.retry(args=[ids], kwargs={"refresh": refresh}, countdown=capped_countdown(countdown))
     return {manifest_id: outcome.status for manifest_id, outcome in outcomes.items()}
 
 

@@ -18,6 +18,7 @@ from tests.workflow.conftest import UNREACHABLE_BROKER
 from verification.models import VerificationRun
 from verification.services import verification_run_execute, verification_run_request
 from verification.tasks import (
+    capped_countdown,
     enqueue_verification,
     fetch_manifests_task,
     fetch_retry,
@@ -291,3 +292,12 @@ def test_fetch_in_process_reports_an_unavailable_provider_without_retrying(provi
 def test_fetch_refuses_bad_ids(ids, eager, db):
     with pytest.raises(ValueError, match="non-empty list of non-empty strings"):
         fetch_manifests_task.apply(args=[ids]).get()
+
+
+def test_a_retry_never_waits_longer_than_half_the_visibility_timeout():
+    from newsroom.celery import app
+
+    visibility = app.conf.broker_transport_options["visibility_timeout"]
+
+    assert capped_countdown(86_400) == visibility / 2
+    assert capped_countdown(5) == 5
