@@ -1,0 +1,62 @@
+"""``make bench``: every benchmark, each in its own process, printing its numbers.
+
+    python bench/run.py                 # all of them, on SQLite and (when reachable) PostgreSQL
+    python bench/run.py import checks   # a selection: import, checks, pages, supported
+
+Numbers, not assertions: read them beside the targets each line states. The machine's other
+load shows in them, so run this on a quiet machine.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import BASE_DIR, postgres_available
+
+BENCH = BASE_DIR / "bench"
+DATABASES = ["sqlite", "postgres"] if postgres_available() else ["sqlite"]
+
+SUITES: dict[str, list[tuple[str, list[str]]]] = {
+    "import": [
+        (
+            f"desk/1 import, {db} (1,000 then 10,000 stories; the second must not be slower per story)",
+            ["import_desk.py", "--database", db],
+        )
+        for db in DATABASES
+    ],
+    "checks": [
+        (
+            f"checks, {db} (not_repeat median < 50 ms at 100,000 and within 3x of 1,000; five checks < 100 ms)",
+            ["checks.py", "--database", db],
+        )
+        for db in DATABASES
+    ],
+    "pages": [("story page vs hello view (cached >= 80% of hello, uncached >= 25%)", ["pages.py"])],
+    "supported": [("paragraphs_supported on the labelled set (accuracy, false alarms < 5%)", ["supported_eval.py"])],
+}
+
+
+def main(selected: list[str]) -> int:
+    unknown = [name for name in selected if name not in SUITES]
+    if unknown:
+        print(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(SUITES)}", file=sys.stderr)
+        return 2
+    if "postgres" not in DATABASES:
+        print("PostgreSQL is not reachable on 127.0.0.1:5432: benchmarking SQLite only")
+    failed = 0
+    for name in selected or list(SUITES):
+        for title, command in SUITES[name]:
+            print(f"\n## {title}", flush=True)
+            start = time.perf_counter()
+            result = subprocess.run([sys.executable, str(BENCH / command[0]), *command[1:]], cwd=BASE_DIR, check=False)
+            print(f"   ({time.perf_counter() - start:.0f} s)", flush=True)
+            failed += result.returncode != 0
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
