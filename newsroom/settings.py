@@ -124,8 +124,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# URLs typed without a scheme in admin forms are https (Django 6's default, opted into now).
-FORMS_URLFIELD_ASSUME_HTTPS = True
 
 REDIS_URL = os.getenv("REDIS_URL", "")
 if REDIS_URL:
