@@ -180,3 +180,48 @@ class RevisionAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+@admin.register(Image)
+class ImageAdmin(RecordsStoryChange, admin.ModelAdmin):
+    list_display = ["__str__", "story", "credit", "position"]
+    list_select_related = ["story"]
+    search_fields = ["alt", "caption", "credit", "story__headline"]
+    autocomplete_fields = ["story"]
+
+
+@admin.register(ListItem)
+class ListItemAdmin(RecordsStoryChange, admin.ModelAdmin):
+    list_display = ["__str__", "kind", "story", "position"]
+    list_filter = ["kind"]
+    list_select_related = ["story"]
+    search_fields = ["text", "story__headline"]
+    autocomplete_fields = ["story"]
+
+
+@admin.register(RelatedLink)
+class RelatedLinkAdmin(RecordsStoryChange, admin.ModelAdmin):
+    list_display = ["headline", "story", "url", "position"]
+    list_select_related = ["story"]
+    search_fields = ["headline", "slug", "story__headline"]
+    autocomplete_fields = ["story"]
+
+
+@admin.register(Correction)
+class CorrectionAdmin(admin.ModelAdmin):
+    """Corrections are history: listed and read here, added only through the story's action."""
+
+    list_display = ["__str__", "story", "published_at"]
+    list_select_related = ["story"]
+    date_hierarchy = "published_at"
+    search_fields = ["text", "story__headline"]
+    readonly_fields = ["story", "position", "published_at", "text"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
