@@ -59,12 +59,15 @@ def _figures_offered(claim_text: str) -> str:
 
 
 def _figure_reasons(passage: str, claims: str, claim_stems: lex.StemIndex) -> list[str]:
+    digits, spelled = lex.digit_figures(passage), lex.spelled_figures(passage)
+    if not digits and not spelled:
+        return []
     offered = lex.figure_values(claims)
     reasons = []
-    for figure in lex.digit_figures(passage):
+    for figure in digits:
         if figure.value not in offered:
             reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
-    for figure in lex.spelled_figures(passage):
+    for figure in spelled:
         if figure.value in offered:
             continue
         following = lex.content_words(passage[figure.start + len(figure.text) :])[:SPELLED_LOOKAHEAD]
@@ -74,10 +77,18 @@ def _figure_reasons(passage: str, claims: str, claim_stems: lex.StemIndex) -> li
     return list(dict.fromkeys(reasons))
 
 
-def _name_reasons(passage: str, backing_lower: str, backing_stems: lex.StemIndex) -> list[str]:
+def _name_reasons(passage: str, claims: str, claim_stems: lex.StemIndex, context_texts: Sequence[str]) -> list[str]:
+    found = lex.names(passage)
+    if not found:
+        return []
+    context = "\n".join(context_texts)
+    backing = claims + "\n" + context
+    # Names inside coined names count as mentioned: 'Lean4AgenticRL' mentions 'RL'.
+    backing_lower = (backing + "\n" + lex.split_camel_case(backing)).lower()
+    backing_stems = lex.StemIndex(claim_stems.stems | lex.content_stems(context)) if context else claim_stems
     return [
         f"'{name}' is named but no cited claim mentions it"
-        for name in lex.names(passage)
+        for name in found
         if not lex.name_is_mentioned(name, backing_lower, backing_stems)
     ]
 
@@ -100,16 +111,16 @@ def _coverage_reason(label: str, pairs: list[tuple[str, str]], claim_stems: lex.
 def _word_reasons(passage: str, claim_stems: lex.StemIndex) -> tuple[list[str], float, int]:
     """The passage must be mostly backed, and so must each of its sentences. When a sentence
     is not, the reason names that sentence: it is what the writer must fix or cite for."""
-    pairs = [(word, lex.stem(word)) for word in lex.content_words(passage)]
+    sentences = list(lex.sentences(passage))
+    by_sentence = [[(word, lex.stem(word)) for word in lex.content_words(sentence)] for sentence in sentences]
+    pairs = [pair for sentence_pairs in by_sentence for pair in sentence_pairs]
     distinct = {stem for _, stem in pairs}
     if not distinct:
         return [], 1.0, 0
     coverage = len({stem for stem in distinct if stem in claim_stems}) / len(distinct)
     reasons = []
-    sentences = list(lex.sentences(passage))
     if len(sentences) > 1:
-        for number, sentence in enumerate(sentences, start=1):
-            sentence_pairs = [(word, lex.stem(word)) for word in lex.content_words(sentence)]
+        for number, (sentence, sentence_pairs) in enumerate(zip(sentences, by_sentence, strict=True), start=1):
             sentence_stems = {stem for _, stem in sentence_pairs}
             if len(sentence_stems) < SENTENCE_MIN_WORDS:
                 continue
@@ -130,14 +141,10 @@ def assess(passage_markdown: str, claim_texts: Sequence[str], context_texts: Seq
     """
     passage = lex.plain_text(passage_markdown)
     claims = "\n".join(lex.plain_text(claim) for claim in claim_texts)
-    claim_stems = lex.StemIndex(lex.content_stems(claims) | {lex.stem(word) for word in lex.words(claims)})
-    backing = claims + "\n" + "\n".join(context_texts)
-    # Names inside coined names count as mentioned: 'Lean4AgenticRL' mentions 'RL'.
-    backing += "\n" + lex.split_camel_case(backing)
-    backing_stems = lex.StemIndex(claim_stems.stems | lex.content_stems("\n".join(context_texts)))
+    claim_stems = lex.StemIndex({lex.stem(word) for word in lex.words(claims)})
 
     reasons = _figure_reasons(passage, claims, claim_stems)
-    reasons += _name_reasons(passage, backing.lower(), backing_stems)
+    reasons += _name_reasons(passage, claims, claim_stems, context_texts)
     word_reasons, coverage, count = _word_reasons(passage, claim_stems)
     reasons += word_reasons
     return Support(supported=not reasons, reasons=reasons, coverage=coverage, content_words=count)
