@@ -119,6 +119,7 @@ def story_publish(*, story: Story, actor: str, user: Any = None, override_reason
         if current.status not in PUBLISHABLE:
             raise PublishRefused(f"A {current.get_status_display().lower()} story cannot be published again")
         # The newest run for the content as it is now: a run from before an edit does not count.
+        # Its row is locked too, so an override is written on the very run the gate judged.
         run = VerificationRun.objects.select_for_update().for_content(current).order_by("-queued_at", "-pk").first()
         if run is None:
             stale = VerificationRun.objects.latest_for(current)
