@@ -34,7 +34,7 @@ def plain_text(markdown: str) -> str:
     """Markdown as a reader sees it: link texts kept, URLs, tags and emphasis marks dropped."""
     if _MARKUP_CHARACTERS.isdisjoint(markdown) and "http" not in markdown and not _LIST_ITEM.match(markdown):
         # Plain prose (most paragraphs and every claim): only the typography to normalise.
-        return markdown.translate(_TYPOGRAPHY).strip()
+        return " ".join(markdown.translate(_TYPOGRAPHY).split())
     text = _MD_LINK.sub(r"\1", markdown)
     text = _MD_AUTOLINK.sub(" ", text)
     text = _HTML_TAG.sub(" ", text)

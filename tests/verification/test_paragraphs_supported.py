@@ -240,6 +240,12 @@ def test_the_labelled_set_is_big_and_varied_enough():
         assert all(isinstance(claim, str) and claim for claim in case["claims"])
 
 
+def test_the_labelled_set_file_is_what_its_builder_makes():
+    from tests.verification.build_supported_cases import build
+
+    assert load_cases() == build(), "run tests/verification/build_supported_cases.py and commit the file"
+
+
 def test_every_number_mismatch_is_caught_with_few_false_alarms_and_high_accuracy():
     result = evaluate()
 
