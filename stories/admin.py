@@ -5,9 +5,11 @@ paragraphs and their cites reachable from the section and paragraph pages.
 """
 
 from django.contrib import admin
+from django.db import transaction
 
 from .models import Cite, Correction, Image, KeyFact, ListItem, Paragraph, RelatedLink, Revision, Section, Story
 from .services import story_record_change
+from .signals import story_changed
 
 
 class RecordsStoryChange:
@@ -16,11 +18,21 @@ class RecordsStoryChange:
     def story_of(self, obj):
         return obj if isinstance(obj, Story) else obj.story
 
+    def record(self, request, story: Story, note: str) -> None:
+        story_record_change(story=story, actor=request.user.get_username(), note=note)
+        if story.is_public:
+            # Readers' pages, feeds and caches hear of the edit once it is committed.
+            transaction.on_commit(lambda: story_changed.send(sender=Story, story=story, action="updated"))
+
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        story_record_change(
-            story=self.story_of(form.instance), actor=request.user.get_username(), note="edited in admin"
-        )
+        self.record(request, self.story_of(form.instance), "edited in admin")
+
+    def delete_model(self, request, obj):
+        story = self.story_of(obj)
+        super().delete_model(request, obj)
+        if not isinstance(obj, Story):
+            self.record(request, story, f"{obj._meta.verbose_name} deleted in admin")
 
 
 class KeyFactInline(admin.StackedInline):

@@ -1,5 +1,7 @@
 """Every model is in admin with a working list, search and change page; a story shows every part."""
 
+import json
+
 import pytest
 from django.contrib import admin
 from django.urls import reverse
@@ -66,3 +68,39 @@ def test_a_section_page_in_admin_shows_its_paragraphs_and_their_cites(admin_clie
     paragraph = section.paragraphs.get(position=1)
     page = admin_client.get(reverse("admin:stories_paragraph_change", args=[paragraph.pk])).content.decode()
     assert "1792066472590940172" in page
+
+
+def test_editing_a_published_paragraph_in_admin_records_it_and_refreshes_the_page(
+    admin_client, demo, django_capture_on_commit_callbacks
+):
+    story = Story.objects.get(desk_id=81)
+    paragraph = story.sections.get(position=0).paragraphs.get(position=0)
+    page_url = story.get_absolute_url()
+    assert "most common failure mode" in admin_client.get(page_url).content.decode()
+    revisions = story.revisions.count()
+    cites = list(paragraph.cites.all())
+    data = {
+        "story": story.pk,
+        "section": paragraph.section_id,
+        "position": paragraph.position,
+        "markdown": "An edited paragraph about enterprise deployment.",
+        "cites-TOTAL_FORMS": len(cites),
+        "cites-INITIAL_FORMS": len(cites),
+        "cites-MIN_NUM_FORMS": 0,
+        "cites-MAX_NUM_FORMS": 1000,
+    }
+    for index, cite in enumerate(cites):
+        data |= {
+            f"cites-{index}-id": cite.pk,
+            f"cites-{index}-paragraph": paragraph.pk,
+            f"cites-{index}-position": cite.position,
+            f"cites-{index}-manifest_id": cite.manifest_id,
+            f"cites-{index}-claim_ids": json.dumps(cite.claim_ids),
+        }
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(reverse("admin:stories_paragraph_change", args=[paragraph.pk]), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    story.refresh_from_db()
+    assert story.revisions.count() == revisions + 1
+    assert story.revisions.first().note == "edited in admin"
+    assert "An edited paragraph about enterprise deployment." in admin_client.get(page_url).content.decode()
