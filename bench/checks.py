@@ -11,7 +11,8 @@ of their repeat signatures and index keys), not through the importer. Their sign
 MinHash signatures, computed with the same hash as the check, of synthetic feature sets drawn
 from a Zipf-distributed vocabulary, so unrelated stories share common features (and now and
 then an LSH band) the way stories on one beat do. Each story cites 5 manifests from a pool of
-one per story, so a manifest is cited by about 5 stories in the window.
+one per story, so a manifest is cited by about 5 stories in the window; the manifests the
+checked story cites are in that pool too, so each is cited by 5 to 15 other stories.
 
 The checked story is the seed ``agent-training-stack`` imported through the importer, with a
 copy of it published the day before (so the check finds a real repeat and scores it). Times are
@@ -108,10 +109,14 @@ def median_ms(action: Callable[[], object], *, repeat: int = 31, warmup: int = 3
 class Filler:
     """Adds published stories with signatures and index keys straight into the tables."""
 
-    def __init__(self, seed: int = 20261016):
+    def __init__(self, cited_by_checked: list[str], seed: int = 20261016):
         from verification import repeat
 
         self.repeat = repeat
+        # The first ids of the manifest pool are the ones the checked story cites, so other
+        # stories in the window cite them too (about five more per fill) and the check has
+        # candidates to read, as on a busy beat.
+        self.hot = cited_by_checked
         self.random = random.Random(seed)
         # Every vocabulary feature's bin and value, hashed once: a story's signature is then the
         # per-bin minimum over its features, exactly what repeat.minhash computes for the set.
@@ -184,7 +189,8 @@ class Filler:
             now = datetime.now(UTC)
             for story_id, published in created:
                 signature = self.signature()
-                manifests = [f"bench-m{self.random.randrange(pool)}" for _ in range(MANIFESTS_PER_STORY)]
+                drawn = [self.random.randrange(pool) for _ in range(MANIFESTS_PER_STORY)]
+                manifests = [self.hot[n] if n < len(self.hot) else f"bench-m{n}" for n in drawn]
                 packed = self.repeat.pack(signature)
                 signatures.append((story_id, f"{story_id:064x}", published, packed, json.dumps(manifests), now))
                 keys.extend((story_id, key, published) for key in self.repeat.index_keys(signature, manifests))
@@ -321,7 +327,7 @@ def run(kind: str | None = None, sizes: tuple[int, ...] = SIZES) -> dict[str, An
     from verification.checks import CHECKS, checkable, not_repeat
 
     checked = checkable().get(pk=seed_story().pk)
-    filler = Filler()
+    filler = Filler(list(dict.fromkeys(cite.manifest_id for cite in checked.cites.all())))
     results: dict[str, Any] = {"database": label, "not_repeat_ms": {}}
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     print(
