@@ -77,6 +77,8 @@ def private_response(response: HttpResponse) -> HttpResponse:
 
 @dataclass(frozen=True)
 class CachedPage:
+    """A rendered page with every header it is served with, worked out once when stored."""
+
     content: bytes
     headers: tuple[tuple[str, str], ...]
     etag: str
@@ -84,25 +86,25 @@ class CachedPage:
 
     @classmethod
     def from_response(cls, response: HttpResponse, default_last_modified: int) -> CachedPage:
-        headers = tuple((name, value) for name, value in response.items() if name.lower() not in _PER_RESPONSE_HEADERS)
-        if response.get("Content-Type", "").startswith("text/html"):
-            headers += (("Content-Security-Policy", CONTENT_SECURITY_POLICY),)
         stamp = response.get("Last-Modified")
-        return cls(
-            content=response.content,
-            headers=headers,
-            etag='"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"',
-            last_modified=parse_http_date(stamp) if stamp else default_last_modified,
-        )
+        last_modified = parse_http_date(stamp) if stamp else default_last_modified
+        etag = '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
+        headers = [(name, value) for name, value in response.items() if name.lower() not in _PER_RESPONSE_HEADERS]
+        if response.get("Content-Type", "").startswith("text/html"):
+            headers.append(("Content-Security-Policy", CONTENT_SECURITY_POLICY))
+        headers += [
+            ("ETag", etag),
+            ("Last-Modified", http_date(last_modified)),
+            (
+                "Cache-Control",
+                f"public, max-age={settings.PAGE_MAX_AGE}, s-maxage={settings.PAGE_S_MAXAGE}, "
+                f"stale-if-error={settings.PAGE_S_MAXAGE}",
+            ),
+        ]
+        return cls(content=response.content, headers=tuple(headers), etag=etag, last_modified=last_modified)
 
     def respond(self, request: HttpRequest) -> HttpResponseBase:
         response = HttpResponse(self.content, headers=dict(self.headers))
-        response["ETag"] = self.etag
-        response["Last-Modified"] = http_date(self.last_modified)
-        response["Cache-Control"] = (
-            f"public, max-age={settings.PAGE_MAX_AGE}, s-maxage={settings.PAGE_S_MAXAGE}, "
-            f"stale-if-error={settings.PAGE_S_MAXAGE}"
-        )
         return get_conditional_response(request, etag=self.etag, last_modified=self.last_modified, response=response)
 
 

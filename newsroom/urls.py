@@ -1,9 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+# The public story pages first: they are most requests, and the resolver tries in order.
 urlpatterns = [
+    path("", include("stories.urls")),
     path("admin/", admin.site.urls),
     path("", include("newsroom.site_urls")),
     path("", include("editions.urls")),
-    path("", include("stories.urls")),
 ]

@@ -11,6 +11,8 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
+from html import escape
 from typing import Any
 
 from django.conf import settings
@@ -22,12 +24,14 @@ from django.http import Http404, HttpRequest
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from manifests.models import Claim, Manifest
+from manifests.models import Manifest
 from newsroom.models import Disclosure, ReuseTerms, RunGuide, SponsorAd
 
 from . import desk
+from .loading import LoadedStory
 from .markup import http_url, render_markdown
 from .models import Cite, Correction, Image, KeyFact, ListItem, Paragraph, RelatedLink, Section, Story
+from .render import StoryHtml, human_time, iso_time
 
 PAGE_SIZE = 20
 # JSON twins are written as the seeds are: UTF-8 characters kept, two-space indent.
@@ -52,10 +56,40 @@ class CiteLink:
     claims: list[CitedClaim]
 
 
+_NO_CLAIM_TEXT = mark_safe(' <span class="muted">(claim text not in our store)</span>')
+
+
+def render_cites(cites: list[CiteLink]) -> SafeString:
+    """A part's citations: a link to each manifest in the ledger and its claims behind
+    <details>. Built here, not by a template include per part: on a story page rendered anew
+    the includes cost as much as all the rest of the template. Every value is escaped."""
+    if not cites:
+        return mark_safe("")
+    items = []
+    for cite in cites:
+        claims = "".join(
+            f'<li><code class="id">{escape(claim.claim_id)}</code>'
+            f"{' ' + escape(claim.text) if claim.text else _NO_CLAIM_TEXT}</li>"
+            for claim in cite.claims
+        )
+        count = len(cite.claims)
+        items.append(
+            f'<li class="cite"><a class="cite-link" href="#manifest-{escape(cite.manifest_id)}">'
+            f'<span class="visually-hidden">Manifest </span>M{cite.number}</a> <details class="claims">'
+            f'<summary>{count} claim{"" if count == 1 else "s"}<span class="visually-hidden"> cited from manifest '
+            f"M{cite.number}</span></summary><ul>{claims}</ul></details></li>"
+        )
+    return mark_safe(f'<ul class="cites" aria-label="Sources">{"".join(items)}</ul>')
+
+
 @dataclass(frozen=True)
 class FactView:
     fact: KeyFact
     cites: list[CiteLink]
+
+    @property
+    def cites_html(self) -> SafeString:
+        return render_cites(self.cites)
 
 
 @dataclass(frozen=True)
@@ -63,6 +97,10 @@ class ParagraphView:
     paragraph: Paragraph
     html: SafeString
     cites: list[CiteLink]
+
+    @property
+    def cites_html(self) -> SafeString:
+        return render_cites(self.cites)
 
 
 @dataclass(frozen=True)
@@ -78,33 +116,37 @@ class LedgerEntry:
     manifest_id: str
     manifest: Manifest | None  # None: cited, but not (yet) in the manifest store
 
+    # Worked out here rather than by template filters, which cost more than the rest of an
+    # entry on a page rendered anew.
+    @property
+    def source_href(self) -> str:
+        return http_url(self.manifest.source_url) if self.manifest else ""
 
-def _claim_texts(cites: list[Cite], manifest_ids: list[str]) -> dict[tuple[str, str], str]:
-    """Claim texts by (manifest id, claim id) for every claim the story cites, in one query."""
-    claim_ids = {claim_id for cite in cites for claim_id in cite.claim_ids}
-    if not claim_ids:
-        return {}
-    rows = Claim.objects.filter(manifest__manifest_id__in=manifest_ids, claim_id__in=claim_ids).values_list(
-        "manifest__manifest_id", "claim_id", "text"
-    )
-    return {(manifest_id, claim_id): text for manifest_id, claim_id, text in rows}
+    @property
+    def date_iso(self) -> str:
+        published = self.manifest.published_date if self.manifest else None
+        return published.isoformat() if published else ""
+
+    @property
+    def date_text(self) -> str:
+        published = self.manifest.published_date if self.manifest else None
+        return f"{published.day} {published:%B %Y}" if published else ""
 
 
 class StoryPage:
-    """A ``with_parts()`` story arranged for its page and its Markdown twin.
+    """A story with its parts (``stories.loading.load_parts``) arranged for its page and its
+    Markdown twin. Runs no query for a published story (a preview may look up the site texts
+    in force)."""
 
-    Costs two queries beyond ``with_parts()`` whatever the story's size: the ledger's
-    manifests and the cited claims' texts.
-    """
-
-    def __init__(self, story: Story, *, preview: bool = False):
+    def __init__(self, loaded: LoadedStory, *, preview: bool = False):
+        story = loaded.story
         self.story = story
         self.preview = preview
         view = desk.StoryView(story)
         cited = view.cited_manifest_ids()
         self.cited_manifest_ids = cited
-        manifests = desk.manifests_by_id(cited)
-        texts = _claim_texts(list(view.all_cites()), cited)
+        manifests = loaded.manifests
+        texts = loaded.claim_texts
         numbers = {manifest_id: number for number, manifest_id in enumerate(cited, start=1)}
 
         def links(cites: list[Cite]) -> list[CiteLink]:
@@ -148,12 +190,20 @@ class StoryPage:
         self.sponsor: SponsorAd | None = site_texts["sponsor"]
         self.commands = self.run_guide.commands(cited) if self.run_guide else None
 
+        self.published_iso = iso_time(story.published_at) if story.published_at else ""
+        self.published_text = human_time(story.published_at) if story.published_at else ""
         self.trust_text = desk.trust_text(story.trust, len(cited))
         self.url = story.absolute_url()
         self.json_url = self.url + "index.json"
         self.markdown_url = self.url + "index.md"
-        self.newsroom_url = settings.SITE_URL + story.newsroom.get_absolute_url()
-        self.edition_url = settings.SITE_URL + story.edition.get_absolute_url()
+        newsroom = {"newsroom": story.newsroom.slug}
+        self.newsroom_path = reverse("newsroom", kwargs=newsroom)
+        self.newsroom_rss = reverse("newsroom-rss", kwargs=newsroom)
+        self.newsroom_atom = reverse("newsroom-atom", kwargs=newsroom)
+        self.beat_path = reverse("beat", kwargs={**newsroom, "beat": story.beat.slug})
+        self.edition_path = reverse("edition", kwargs={"edition": story.edition_id})
+        self.newsroom_url = settings.SITE_URL + self.newsroom_path
+        self.edition_url = settings.SITE_URL + self.edition_path
 
     @property
     def modified_at(self) -> datetime:
@@ -162,6 +212,15 @@ class StoryPage:
         if self.story.published_at:
             times.append(self.story.published_at)
         return max(times)
+
+    @cached_property
+    def html(self) -> StoryHtml:
+        """The repeating blocks of the page, as HTML (see ``stories.render``)."""
+        return StoryHtml(self)
+
+    @property
+    def modified_iso(self) -> str:
+        return iso_time(self.modified_at)
 
     def json_ld(self) -> dict[str, Any]:
         """A schema.org NewsArticle, with the cited manifests as citations."""

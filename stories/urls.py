@@ -27,7 +27,11 @@ story = "stories/<isodate:date>/<slug:slug>/"
 newsroom = "n/<slug:newsroom>/"
 beat = "n/<slug:newsroom>/<slug:beat>/"
 
+# Story pages first: they are most of the traffic, and the resolver tries patterns in order.
 urlpatterns = [
+    path(story, views.story_detail, name="story"),
+    path(story + "index.json", views.story_json, name="story-json"),
+    path(story + "index.md", views.story_markdown, name="story-markdown"),
     path("", views.home, name="home"),
     path("index.json", views.home_json, name="home-json"),
     path("rss.xml", feed(feeds.SiteFeed), name="site-rss"),
@@ -37,9 +41,6 @@ urlpatterns = [
     path("news-sitemap.xml", views.news_sitemap, name="news-sitemap"),
     path("robots.txt", views.robots_txt, name="robots-txt"),
     path("llms.txt", views.llms_txt, name="llms-txt"),
-    path(story, views.story_detail, name="story"),
-    path(story + "index.json", views.story_json, name="story-json"),
-    path(story + "index.md", views.story_markdown, name="story-markdown"),
     path(newsroom, views.newsroom_detail, name="newsroom"),
     path(newsroom + "index.json", views.newsroom_json, name="newsroom-json"),
     path(newsroom + "rss.xml", feed(feeds.NewsroomFeed), name="newsroom-rss"),

@@ -21,6 +21,7 @@ from newsroom.models import Beat, Newsroom, ReuseTerms
 from newsroom.pagecache import last_modified, private_response, public_page
 
 from . import desk, pages
+from .loading import LoadedStory, find_story, load_parts
 from .models import Story
 from .search import clean_query, search_stories
 from .sitemaps import NEWS_SITEMAPS, SITEMAPS
@@ -32,31 +33,33 @@ class StoryWithdrawn(Exception):
     """The URL named a story that was retracted: answered 410 Gone, not 404."""
 
 
-def _find_story(request: HttpRequest, day: str, slug: str) -> tuple[Story, bool]:
-    """The story at this URL and whether it is an editor's preview of a non-public story."""
+def _find_story(request: HttpRequest, day: str, slug: str, *, claims: bool = True) -> tuple[LoadedStory, bool]:
+    """The story at this URL with its parts, and whether it is an editor's preview of a story
+    readers may not see."""
     try:
         dateline = date.fromisoformat(day)
     except ValueError:
         raise Http404("No such date") from None
-    found = Story.objects.published().with_parts().filter(dateline=dateline, slug=slug).first()
-    if found is not None:
-        return found, False
-    # Only now, on the rare miss, look at the session: published pages never depend on it.
-    if request.user.is_active and request.user.is_staff:
-        found = Story.objects.with_parts().filter(dateline=dateline, slug=slug).first()
-        if found is not None:
-            return found, True
-    if Story.objects.filter(dateline=dateline, slug=slug, status=Story.Status.RETRACTED).exists():
-        raise StoryWithdrawn
-    raise Http404("No published story at this address")
+    story = find_story(dateline=dateline, slug=slug)
+    if story is None:
+        raise Http404("No story at this address")
+    preview = not story.is_public
+    # Only now, for a story readers may not see, look at the session: published pages never
+    # depend on who asks, which is what lets them be cached for everyone.
+    if preview and not (request.user.is_active and request.user.is_staff):
+        if story.status == Story.Status.RETRACTED:
+            raise StoryWithdrawn
+        raise Http404("No published story at this address")
+    return load_parts(story, claims=claims), preview
 
 
-def _story_response(request: HttpRequest, day: str, slug: str, build: Any) -> HttpResponse:
+def _story_response(request: HttpRequest, day: str, slug: str, build: Any, *, claims: bool = True) -> HttpResponse:
     try:
-        story, preview = _find_story(request, day, slug)
+        loaded, preview = _find_story(request, day, slug, claims=claims)
     except StoryWithdrawn:
         return render(request, "stories/withdrawn.html", status=410)
-    response = build(story, preview)
+    story = loaded.story
+    response = build(loaded, preview)
     url = story.absolute_url()
     # The three forms of a story point at each other, and at the page as the canonical one.
     response["Link"] = ", ".join(
@@ -74,8 +77,9 @@ def _story_response(request: HttpRequest, day: str, slug: str, build: Any) -> Ht
 @require_safe
 @public_page
 def story_detail(request: HttpRequest, date: str, slug: str) -> HttpResponse:
-    def build(story: Story, preview: bool) -> HttpResponse:
-        page = pages.StoryPage(story, preview=preview)
+    def build(loaded: LoadedStory, preview: bool) -> HttpResponse:
+        story = loaded.story
+        page = pages.StoryPage(loaded, preview=preview)
         # Per-object override, as flatpages does: a template for this story, else for its
         # newsroom, else the default.
         templates = [
@@ -92,23 +96,25 @@ def story_detail(request: HttpRequest, date: str, slug: str) -> HttpResponse:
 @require_safe
 @public_page
 def story_json(request: HttpRequest, date: str, slug: str) -> HttpResponse:
-    def build(story: Story, preview: bool) -> HttpResponse:
-        response = HttpResponse(desk.dumps(desk.export_story(story)), content_type="application/json")
+    def build(loaded: LoadedStory, preview: bool) -> HttpResponse:
+        story = loaded.story
+        document = desk.export_story(story, loaded.manifests)
+        response = HttpResponse(desk.dumps(document), content_type="application/json")
         corrections = [correction.published_at for correction in story.corrections.all()]
         return last_modified(response, max([story.updated_at, *corrections]))
 
-    return _story_response(request, date, slug, build)
+    return _story_response(request, date, slug, build, claims=False)
 
 
 @require_safe
 @public_page
 def story_markdown(request: HttpRequest, date: str, slug: str) -> HttpResponse:
-    def build(story: Story, preview: bool) -> HttpResponse:
-        page = pages.StoryPage(story, preview=preview)
+    def build(loaded: LoadedStory, preview: bool) -> HttpResponse:
+        page = pages.StoryPage(loaded, preview=preview)
         response = HttpResponse(pages.story_markdown(page), content_type="text/markdown; charset=utf-8")
         return last_modified(response, page.modified_at)
 
-    return _story_response(request, date, slug, build)
+    return _story_response(request, date, slug, build, claims=False)
 
 
 # --- Listings ----------------------------------------------------------------------------------

@@ -1,0 +1,180 @@
+"""HTML for the blocks of a story page that repeat per item: key facts, sections, the lists,
+corrections, the manifests ledger and related stories.
+
+They are built here rather than in ``stories/story_detail.html`` because of their cost on a
+page rendered anew: measured on the seed story (CPU time per render), these blocks took about
+2.3 ms as Django template loops and take about 0.3 ms here, out of about 5 ms for the whole
+uncached request. The template keeps the page's frame (head, header, guide, ad, site texts),
+and a per-newsroom or per-story template may still lay the parts out itself from
+``page.key_facts``, ``page.sections`` and ``page.ledger``.
+
+Every value written by someone else goes through ``escape`` (quotes included, so it is safe
+in attributes too); paragraph HTML comes from ``stories.markup`` already sanitized; URLs from
+stored data become links only through ``http_url``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cached_property
+from html import escape
+from typing import TYPE_CHECKING
+
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+
+from .markup import http_url
+
+if TYPE_CHECKING:
+    from .pages import StoryPage
+
+SELF_REPORTED = '<span class="badge" title="The source says this about itself">Self-reported</span> '
+
+
+def iso_time(value: datetime) -> str:
+    return timezone.localtime(value).isoformat()
+
+
+def human_time(value: datetime, *, with_time: bool = True) -> str:
+    """'16 October 2026, 00:39' (or '16 October 2026') in the site's time zone (UTC)."""
+    local = timezone.localtime(value)
+    return f"{local.day} {local:%B %Y, %H:%M}" if with_time else f"{local.day} {local:%B %Y}"
+
+
+def _time_element(value: datetime, *, with_time: bool) -> str:
+    return f'<time datetime="{iso_time(value)}">{human_time(value, with_time=with_time)}</time>'
+
+
+class StoryHtml:
+    """The repeating blocks of one story page, each built once on first use."""
+
+    def __init__(self, page: StoryPage):
+        self.page = page
+
+    @cached_property
+    def key_facts(self) -> SafeString:
+        if not self.page.key_facts:
+            return mark_safe("")
+        items = "".join(
+            f'<li class="key-fact">{SELF_REPORTED if item.fact.self_reported else ""}'
+            f'<span class="fact-text">{escape(item.fact.text)}</span>\n{item.cites_html}</li>\n'
+            for item in self.page.key_facts
+        )
+        return mark_safe(
+            '<section class="key-facts" aria-labelledby="key-facts">\n<h2 id="key-facts">Key facts</h2>\n'
+            f"<ul>\n{items}</ul>\n</section>"
+        )
+
+    @cached_property
+    def sections(self) -> SafeString:
+        parts = []
+        for section in self.page.sections:
+            paragraphs = "".join(
+                f'<div class="paragraph">{item.html}{item.cites_html}</div>\n' for item in section.paragraphs
+            )
+            parts.append(
+                f'<section aria-labelledby="{section.anchor}">\n'
+                f'<h2 id="{section.anchor}">{escape(section.section.heading)}</h2>\n{paragraphs}</section>\n'
+            )
+        return mark_safe(f'<div class="story-body">\n{"".join(parts)}</div>')
+
+    @cached_property
+    def unresolved(self) -> SafeString:
+        if not self.page.unresolved:
+            return mark_safe("")
+        items = "".join(f"<li>{escape(text)}</li>" for text in self.page.unresolved)
+        return mark_safe(
+            '<section class="unresolved" aria-labelledby="unresolved">\n'
+            f'<h2 id="unresolved">Unresolved questions</h2>\n<ul>{items}</ul>\n</section>'
+        )
+
+    @cached_property
+    def decision_card(self) -> SafeString:
+        if not self.page.decision_card:
+            return mark_safe("")
+        groups = "".join(
+            f"<h3>{escape(label)}</h3>\n<ul>{''.join(f'<li>{escape(text)}</li>' for text in texts)}</ul>\n"
+            for label, texts in self.page.decision_card
+        )
+        return mark_safe(
+            '<section class="decision-card" aria-labelledby="decision-card">\n'
+            f'<h2 id="decision-card">Decision card</h2>\n{groups}</section>'
+        )
+
+    @cached_property
+    def correction_notice(self) -> SafeString:
+        """At the top of the story: every correction, briefly dated."""
+        corrections = self.page.corrections
+        if not corrections:
+            return mark_safe("")
+        items = "".join(
+            f"<p>{_time_element(c.published_at, with_time=False)}: {escape(c.text)}</p>" for c in corrections
+        )
+        plural = "s" if len(corrections) > 1 else ""
+        return mark_safe(
+            '<div class="correction-notice" role="note" aria-labelledby="correction-notice-title">\n'
+            f'<p id="correction-notice-title"><strong>Correction{plural}</strong></p>\n{items}\n</div>'
+        )
+
+    @cached_property
+    def corrections(self) -> SafeString:
+        """At the foot of the story: every correction in full, with its time."""
+        if not self.page.corrections:
+            return mark_safe("")
+        items = "".join(
+            f"<li>{_time_element(c.published_at, with_time=True)} UTC: {escape(c.text)}</li>"
+            for c in self.page.corrections
+        )
+        return mark_safe(
+            '<section class="corrections" id="corrections" aria-labelledby="corrections-title">\n'
+            f'<h2 id="corrections-title">Corrections</h2>\n<ol>{items}</ol>\n</section>'
+        )
+
+    @cached_property
+    def ledger(self) -> SafeString:
+        page = self.page
+        if not page.ledger:
+            return mark_safe("")
+        entries = []
+        for entry in page.ledger:
+            manifest = entry.manifest
+            if manifest is None:
+                body = (
+                    f'Manifest <code class="id">{escape(entry.manifest_id)}</code> '
+                    '<span class="muted">(not in our manifest store)</span>'
+                )
+            else:
+                title = escape(manifest.title)
+                if entry.source_href:
+                    title = f'<a href="{escape(entry.source_href)}" rel="nofollow noopener">{title}</a>'
+                meta = escape(manifest.source_name)
+                if entry.date_iso:
+                    meta += f' · <time datetime="{entry.date_iso}">{entry.date_text}</time>'
+                meta += f' · manifest <code class="id">{escape(entry.manifest_id)}</code>'
+                if manifest.is_illustrative:
+                    meta += " · <em>illustrative demo claims</em>"
+                body = f'{title}\n<span class="ledger-meta">{meta}</span>'
+            entries.append(
+                f'<li id="manifest-{escape(entry.manifest_id)}" class="ledger-entry">'
+                f'<span class="ledger-number">M{entry.number}</span>\n{body}</li>\n'
+            )
+        publishers = f" from {escape(', '.join(page.publishers))}" if page.publishers else ""
+        return mark_safe(
+            '<section class="ledger" aria-labelledby="manifests">\n<h2 id="manifests">Manifests cited</h2>\n'
+            f"<p>{escape(page.trust_text)}{publishers}. Each source is a manifest: a source document with "
+            f"numbered claims.</p>\n<ol>\n{''.join(entries)}</ol>\n</section>"
+        )
+
+    @cached_property
+    def related(self) -> SafeString:
+        if not self.page.related:
+            return mark_safe("")
+        items = []
+        for link in self.page.related:
+            href = http_url(link.url)
+            headline = escape(link.headline)
+            items.append(f'<li><a href="{escape(href)}">{headline}</a></li>' if href else f"<li>{headline}</li>")
+        return mark_safe(
+            '<section class="related" aria-labelledby="related">\n<h2 id="related">Related stories</h2>\n'
+            f"<ul>{''.join(items)}</ul>\n</section>"
+        )

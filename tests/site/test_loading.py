@@ -1,0 +1,70 @@
+"""The story page's loader gives exactly what Story.objects.with_parts() gives."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
+
+from stories import desk
+from stories.loading import find_story, load_parts
+from stories.models import Correction, Image, ListItem, RelatedLink, Story
+from tests.factories import ClaimFactory, StoryFactory
+
+from .test_http_caching import big_story
+
+
+def same_as_with_parts(story: Story) -> None:
+    loaded = load_parts(find_story(dateline=story.dateline, slug=story.slug))
+    expected = Story.objects.with_parts().get(pk=story.pk)
+
+    assert desk.export_story(loaded.story, loaded.manifests) == desk.export_story(expected)
+    assert loaded.story.newsroom == expected.newsroom
+    assert loaded.story.edition_id == expected.edition_id
+
+
+def test_the_seeds_load_as_with_parts_loads_them(demo):
+    for story in demo.values():
+        same_as_with_parts(story)
+
+
+def test_a_story_with_every_kind_of_part_loads_as_with_parts_loads_it(db, site_url):
+    story = big_story(sections=3, paragraphs=2, cites=2)
+    Image.objects.create(story=story, position=0, url="https://example.org/a.png", alt="A", caption="C", credit="D")
+    ListItem.objects.create(story=story, kind=ListItem.Kind.UNRESOLVED, position=0, text="Open question")
+    ListItem.objects.create(story=story, kind=ListItem.Kind.NOT_FOR, position=0, text="Not for you")
+    Correction.objects.create(story=story, position=0, published_at=timezone.now(), text="Fixed")
+    RelatedLink.objects.create(story=story, position=0, url="https://example.org/r", headline="R", slug="r")
+
+    same_as_with_parts(story)
+
+
+def test_claim_texts_are_keyed_by_manifest_and_claim(db, site_url):
+    story = big_story(sections=1, paragraphs=1, cites=1)
+    cite = story.cites.get()
+    other = ClaimFactory(text="A claim of another manifest")
+
+    texts = load_parts(story).claim_texts
+
+    assert (cite.manifest_id, cite.claim_ids[0]) in texts
+    assert (cite.manifest_id, other.claim_id) not in texts
+
+
+def test_find_story_needs_the_date_and_the_slug(db):
+    earlier = StoryFactory(slug="same-slug", published_at=timezone.now() - dt.timedelta(days=3))
+    later = StoryFactory(slug="same-slug", published_at=timezone.now() - dt.timedelta(hours=1))
+
+    assert find_story(dateline=earlier.dateline, slug="same-slug").pk == earlier.pk
+    assert find_story(dateline=later.dateline, slug="same-slug").pk == later.pk
+    assert find_story(dateline=earlier.dateline - dt.timedelta(days=1), slug="same-slug") is None
+    assert find_story(dateline=earlier.dateline, slug="other-slug") is None
+
+
+def test_a_story_without_pinned_site_texts_loads_them_as_none(db):
+    story = StoryFactory()
+
+    found = find_story(dateline=story.dateline, slug=story.slug)
+
+    assert found.disclosure is None
+    assert found.sponsor is None
+    assert found.newsroom.slug == story.newsroom.slug
