@@ -1,0 +1,339 @@
+"""Public pages: requests per second for the seed story page served from the page cache and
+rendered anew, against a plain "hello" Django view on the same server, in the same run.
+
+    .venv/bin/python bench/pages.py                    # defaults: 3 rounds of 3 s per target
+    .venv/bin/python bench/pages.py --seconds 5 --rounds 5 --workers 2 --clients 2
+
+It makes a throwaway SQLite database, loads the demo (the two seeds, published) and starts two
+gunicorn servers on 127.0.0.1, each with the real settings and middleware, DEBUG off:
+
+- "cache on": the site as deployed on one machine (local-memory cache); the story page is
+  rendered once, then answered from the cache.
+- "cache off": the same site with Django's dummy cache, so every request misses the page
+  cache and renders the page from the database (11 queries, markdown, templates).
+
+Both servers also mount ``/__bench__/hello/``, a view returning "hello" through the same
+middleware, added by this file's URLconf only. Client processes open a new connection per
+request (gunicorn's sync workers close each one), loopback only, each for a bounded time
+and at most ``--max-requests``. Rounds interleave the targets so background load on the
+machine falls on all of them alike; the median round counts.
+
+Targets: cached story page >= 80% of hello; uncached >= 25%.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.urls import include, path
+
+BENCH_DIR = Path(__file__).resolve().parent
+BASE_DIR = BENCH_DIR.parent
+STORY = "/stories/2026-10-16/agent-training-stack/"
+HELLO = "/__bench__/hello/"
+TARGETS = {"cached": 0.80, "uncached": 0.25}
+
+
+# --- The server side: imported by gunicorn as bench.pages --------------------------------------
+
+
+def hello(request: HttpRequest) -> HttpResponse:
+    return HttpResponse("hello", content_type="text/plain")
+
+
+# Filled by wsgi_app(), once Django is set up: the hello view, then the whole site.
+urlpatterns: list[Any] = []
+
+
+def wsgi_app() -> Any:
+    """The site's WSGI application with this URLconf; the page cache off when asked."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "newsroom.settings")
+    import django
+    from django.conf import settings
+
+    django.setup(set_prefix=False)
+    urlpatterns[:] = [path(HELLO.strip("/") + "/", hello), path("", include("newsroom.urls"))]
+    settings.ROOT_URLCONF = __name__
+    if os.environ.get("BENCH_PAGE_CACHE") == "off":
+        # Read before the first cache access, so every request misses: a full render each time.
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    from django.core.handlers.wsgi import WSGIHandler
+
+    return WSGIHandler()
+
+
+def cpu_per_request(url_path: str, *, requests: int) -> float:
+    """Milliseconds of this process's CPU per request, calling the WSGI app directly: what the
+    server spends on the page, without the network, the client or other load on the machine."""
+    import io
+
+    app = wsgi_app()
+
+    def call() -> None:
+        environ = {
+            "REQUEST_METHOD": "GET",
+            "PATH_INFO": url_path,
+            "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "80",
+            "HTTP_HOST": "127.0.0.1",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(),
+            "wsgi.errors": sys.stderr,
+        }
+        statuses = []
+        b"".join(app(environ, lambda status, headers, exc_info=None: statuses.append(status)))
+        if not statuses[0].startswith("200"):
+            raise RuntimeError(f"{url_path} answered {statuses[0]}")
+
+    for _ in range(5):
+        call()
+    # The best of five batches, as timeit advises: the others include time taken by whatever
+    # else the machine was doing.
+    batches = []
+    for _ in range(5):
+        start = time.process_time()
+        for _ in range(requests):
+            call()
+        batches.append((time.process_time() - start) / requests * 1000)
+    return min(batches)
+
+
+# --- The client side ---------------------------------------------------------------------------
+
+
+def _one_request(port: int, request: bytes) -> bool:
+    with socket.create_connection(("127.0.0.1", port)) as connection:
+        connection.sendall(request)
+        first = connection.recv(65536)
+        ok = first.startswith(b"HTTP/1.1 200") or first.startswith(b"HTTP/1.0 200")
+        while connection.recv(65536):
+            pass
+    return ok
+
+
+def _client(port: int, url_path: str, seconds: float, max_requests: int, results: Any) -> None:
+    request = f"GET {url_path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode()
+    done = failed = 0
+    deadline = time.perf_counter() + seconds
+    while done < max_requests and time.perf_counter() < deadline:
+        if not _one_request(port, request):
+            failed += 1
+        done += 1
+    results.put((done, failed))
+
+
+def measure(port: int, url_path: str, *, seconds: float, clients: int, max_requests: int) -> float:
+    """Requests per second that ``clients`` processes get from the server in ``seconds``."""
+    results: Any = multiprocessing.Queue()
+    processes = [
+        multiprocessing.Process(target=_client, args=(port, url_path, seconds, max_requests, results))
+        for _ in range(clients)
+    ]
+    start = time.perf_counter()
+    for process in processes:
+        process.start()
+    counts = [results.get(timeout=seconds + 60) for _ in processes]
+    elapsed = time.perf_counter() - start
+    for process in processes:
+        process.join(timeout=10)
+    failed = sum(f for _, f in counts)
+    if failed:
+        raise RuntimeError(f"{failed} requests to {url_path} did not answer 200")
+    return sum(d for d, _ in counts) / elapsed
+
+
+# --- Orchestration -----------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _environment(database_url: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key not in {"REDIS_URL", "DATABASE_URL"}}
+    env |= {
+        "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "newsroom.settings",
+        "DJANGO_MODE": "development",
+        "DEBUG": "false",
+        # Persistent database connections, as in production (settings default them to 60 s
+        # there): opening SQLite afresh for every request would be measured instead of the page.
+        "DATABASE_CONN_MAX_AGE": "600",
+        "PYTHONPATH": str(BASE_DIR),
+        # load_demo would print a generated admin password; give it a throwaway one instead.
+        "DJANGO_SUPERUSER_PASSWORD": secrets.token_urlsafe(16),
+    }
+    return env
+
+
+def _prepare_database(env: dict[str, str]) -> None:
+    for command in (["migrate", "--no-input"], ["load_demo"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=BASE_DIR, env=env, check=True, capture_output=True)
+
+
+class Server:
+    """A gunicorn serving the site on 127.0.0.1, stopped on exit."""
+
+    def __init__(self, env: dict[str, str], *, cache: str, workers: int):
+        self.port = _free_port()
+        gunicorn = Path(sys.executable).with_name("gunicorn")
+        self.process = subprocess.Popen(
+            [
+                str(gunicorn),
+                "bench.pages:wsgi_app()",
+                f"--bind=127.0.0.1:{self.port}",
+                f"--workers={workers}",
+                "--worker-class=sync",
+                "--log-level=warning",
+                "--chdir",
+                str(BASE_DIR),
+            ],
+            env=env | {"BENCH_PAGE_CACHE": cache},
+            cwd=BASE_DIR,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        self._wait_until_ready()
+
+    def url(self, url_path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{url_path}"
+
+    def _wait_until_ready(self) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited: {self.process.stderr.read().decode()[-2000:]}")
+            try:
+                urllib.request.urlopen(self.url(HELLO), timeout=2).read()
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("gunicorn did not start within 30 s")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)  # its own session: the master and workers
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=5)
+
+
+def _check_pages(server: Server) -> None:
+    """Each target answers what it should before it is timed."""
+    if urllib.request.urlopen(server.url(HELLO)).read() != b"hello":
+        raise RuntimeError("the hello view does not say hello")
+    for _ in range(3):  # the first fills the cache (when on), the others are answered by it
+        page = urllib.request.urlopen(server.url(STORY)).read().decode()
+        if "Agent training gets practical" not in page or 'id="manifests"' not in page:
+            raise RuntimeError("the story page is not whole")
+
+
+def _cpu(env: dict[str, str], cache: str, url_path: str) -> float:
+    """cpu_per_request in a process of its own: settings are read once per process."""
+    requests = 100 if cache == "off" else 1000
+    code = f"from bench.pages import cpu_per_request; print(cpu_per_request({url_path!r}, requests={requests}))"
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=BASE_DIR,
+        env=env | {"BENCH_PAGE_CACHE": cache},
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return float(result.stdout.strip().splitlines()[-1])
+
+
+def run(*, seconds: float, rounds: int, clients: int, workers: int, max_requests: int) -> dict[str, Any]:
+    sys.path.insert(0, str(BENCH_DIR))
+    from common import fresh_database_url
+
+    env = _environment(fresh_database_url("sqlite", "pages"))
+    _prepare_database(env)
+    servers: dict[str, Server] = {}
+    try:
+        servers["on"] = Server(env, cache="on", workers=workers)
+        servers["off"] = Server(env, cache="off", workers=workers)
+        for server in servers.values():
+            _check_pages(server)
+        plan = {
+            "hello (cache on)": (servers["on"], HELLO),
+            "story cached": (servers["on"], STORY),
+            "hello (cache off)": (servers["off"], HELLO),
+            "story uncached": (servers["off"], STORY),
+        }
+        samples: dict[str, list[float]] = {name: [] for name in plan}
+        for _ in range(rounds):
+            for name, (server, url_path) in plan.items():
+                rate = measure(server.port, url_path, seconds=seconds, clients=clients, max_requests=max_requests)
+                samples[name].append(rate)
+    finally:
+        for server in servers.values():
+            server.stop()
+
+    cpu = {
+        "hello": _cpu(env, "on", HELLO),
+        "story cached": _cpu(env, "on", STORY),
+        "story uncached": _cpu(env, "off", STORY),
+    }
+    rates = {name: statistics.median(values) for name, values in samples.items()}
+    ratios = {
+        "cached": rates["story cached"] / rates["hello (cache on)"],
+        "uncached": rates["story uncached"] / rates["hello (cache off)"],
+    }
+    print(
+        f"pages  seed story {STORY}  gunicorn {workers} sync worker(s), {clients} client process(es), "
+        f"{rounds} rounds x {seconds:g} s, SQLite with persistent connections, local-memory cache",
+        flush=True,
+    )
+    for name, rate in rates.items():
+        spread = ", ".join(f"{value:.0f}" for value in samples[name])
+        print(f"pages  {name:18} {rate:8.0f} req/s   (rounds: {spread})", flush=True)
+    for kind, ratio in ratios.items():
+        verdict = "met" if ratio >= TARGETS[kind] else "MISSED"
+        print(f"pages  story {kind:8} / hello = {ratio:6.1%}   target >= {TARGETS[kind]:.0%}: {verdict}", flush=True)
+    print("pages  server CPU per request, in-process (no network, no client, no other load):", flush=True)
+    for name, milliseconds in cpu.items():
+        share = cpu["hello"] / milliseconds
+        print(f"pages  {name:18} {milliseconds:8.3f} ms   (a rate {share:6.1%} of hello's)", flush=True)
+    return {"rates": rates, "ratios": ratios, "samples": samples, "cpu_ms": cpu}
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="length of one timed run (default 3)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds over the four targets (default 3)")
+    parser.add_argument("--clients", type=int, default=2, help="client processes (default 2)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers per server (default 2)")
+    parser.add_argument("--max-requests", type=int, default=200_000, help="cap per client per run")
+    args = parser.parse_args(argv)
+    return run(
+        seconds=args.seconds,
+        rounds=args.rounds,
+        clients=args.clients,
+        workers=args.workers,
+        max_requests=args.max_requests,
+    )
+
+
+if __name__ == "__main__":
+    main()
