@@ -5,12 +5,14 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -29,12 +31,16 @@ def seed(name: str) -> dict[str, Any]:
 
 
 @pytest.fixture(autouse=True)
-def empty_page_cache():
-    # The local-memory cache lives as long as the test process; pages cached by one test
-    # must not answer another's requests.
-    cache.clear()
+def empty_page_cache(settings):
+    """A local-memory cache of the test's own: pages cached by one test never answer another
+    test's requests (nor another xdist worker's, as a shared Redis would), and no test ever
+    clears a shared cache (Django's RedisCache.clear() is FLUSHDB, broker queues included)."""
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": f"site-{uuid.uuid4().hex}"}
+    }
     yield
-    cache.clear()
+    if isinstance(caches["default"], LocMemCache):  # only ever this test's own cache
+        caches["default"].clear()
 
 
 @pytest.fixture
