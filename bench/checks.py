@@ -26,19 +26,17 @@ import copy
 import json
 import os
 import random
-import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import fresh_database_url, median_ms, setup_django
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 SIZES = (1_000, 10_000, 100_000)
-PG_SERVER = os.getenv("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 CHECKED_AT = datetime(2026, 10, 16, 0, 39, 10, tzinfo=UTC)  # the seed's publication time
 VOCABULARY = 100_000
 FEATURES_PER_STORY = 200
@@ -53,25 +51,8 @@ def database_url(kind: str | None) -> tuple[str, str]:
     given = os.getenv("DATABASE_URL", "")
     if given and kind is None:
         return given, "postgres" if given.startswith("postgres") else "sqlite"
-    if (kind or "sqlite") == "sqlite":
-        return f"sqlite:///{tempfile.mkdtemp(prefix='bench-checks-')}/db.sqlite3", "sqlite"
-    for sql in ("DROP DATABASE IF EXISTS bench_checks WITH (FORCE)", "CREATE DATABASE bench_checks"):
-        subprocess.run(["psql", f"{PG_SERVER}/postgres", "-q", "-c", sql], check=True, capture_output=True)
-    return f"{PG_SERVER}/bench_checks", "postgres"
-
-
-def setup_django(url: str) -> None:
-    sys.path.insert(0, str(BASE_DIR))
-    os.environ["DATABASE_URL"] = url
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "newsroom.settings")
-    os.environ.setdefault("DEBUG", "false")
-    os.environ.setdefault("MANIFEST_PROVIDER_URL", "")
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", verbosity=0)
+    kind = kind or "sqlite"
+    return fresh_database_url(kind, "checks"), kind
 
 
 def empty_tables() -> None:
@@ -90,17 +71,6 @@ def empty_tables() -> None:
             Story.objects.all().delete()
             cursor.execute("DELETE FROM manifests_claim")
             cursor.execute("DELETE FROM manifests_manifest")
-
-
-def median_ms(action: Callable[[], object], *, repeat: int = 31, warmup: int = 3) -> float:
-    for _ in range(warmup):
-        action()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 # --- Filling the window --------------------------------------------------------------------
@@ -342,7 +312,7 @@ def run(kind: str | None = None, sizes: tuple[int, ...] = SIZES) -> dict[str, An
         # The copy published the day before is found and named, whatever else is in the window.
         assert result.status == "fail", result
         assert result.details["closest"]["slug"] == "agent-training-stack-earlier", result
-        median = median_ms(lambda: not_repeat(checked))
+        median = median_ms(lambda: not_repeat(checked), repeat=31, warmup=3)
         results["not_repeat_ms"][size] = median
         ratio = median / results["not_repeat_ms"][sizes[0]]
         print(
@@ -355,9 +325,9 @@ def run(kind: str | None = None, sizes: tuple[int, ...] = SIZES) -> dict[str, An
     story = checkable().get(pk=big_story().pk)
     per_check: dict[str, float] = {}
     for name, check in CHECKS:
-        per_check[name] = median_ms(lambda check=check: check(story))
+        per_check[name] = median_ms(lambda check=check: check(story), repeat=31, warmup=3)
         assert check(story).status == "pass", check(story)
-    total = median_ms(lambda: [check(story) for _, check in CHECKS])
+    total = median_ms(lambda: [check(story) for _, check in CHECKS], repeat=31, warmup=3)
     results["five_checks_ms"] = total
     breakdown = ", ".join(f"{name} {ms:.1f}" for name, ms in per_check.items())
     print(

@@ -44,6 +44,8 @@ def setup_django(database_url: str) -> None:
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "newsroom.settings")
     os.environ.setdefault("DEBUG", "false")
+    # Benchmarks never call out to a manifest provider.
+    os.environ["MANIFEST_PROVIDER_URL"] = ""
     import django
     from django.core.management import call_command
 
