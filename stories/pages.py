@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
-from html import escape
 from typing import Any
 
 from django.conf import settings
@@ -31,7 +30,7 @@ from . import desk
 from .loading import LoadedStory
 from .markup import http_url, render_markdown
 from .models import Cite, Correction, Image, KeyFact, ListItem, Paragraph, RelatedLink, Section, Story
-from .render import StoryHtml, human_time, iso_time
+from .render import StoryHtml, human_time, iso_time, render_cites
 
 PAGE_SIZE = 20
 # JSON twins are written as the seeds are: UTF-8 characters kept, two-space indent.
@@ -54,32 +53,6 @@ class CiteLink:
     manifest_id: str
     number: int  # the manifest's place in the ledger, counted from 1
     claims: list[CitedClaim]
-
-
-_NO_CLAIM_TEXT = mark_safe(' <span class="muted">(claim text not in our store)</span>')
-
-
-def render_cites(cites: list[CiteLink]) -> SafeString:
-    """A part's citations: a link to each manifest in the ledger and its claims behind
-    <details>. Built here, not by a template include per part: on a story page rendered anew
-    the includes cost as much as all the rest of the template. Every value is escaped."""
-    if not cites:
-        return mark_safe("")
-    items = []
-    for cite in cites:
-        claims = "".join(
-            f'<li><code class="id">{escape(claim.claim_id)}</code>'
-            f"{' ' + escape(claim.text) if claim.text else _NO_CLAIM_TEXT}</li>"
-            for claim in cite.claims
-        )
-        count = len(cite.claims)
-        items.append(
-            f'<li class="cite"><a class="cite-link" href="#manifest-{escape(cite.manifest_id)}">'
-            f'<span class="visually-hidden">Manifest </span>M{cite.number}</a> <details class="claims">'
-            f'<summary>{count} claim{"" if count == 1 else "s"}<span class="visually-hidden"> cited from manifest '
-            f"M{cite.number}</span></summary><ul>{claims}</ul></details></li>"
-        )
-    return mark_safe(f'<ul class="cites" aria-label="Sources">{"".join(items)}</ul>')
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 from .markup import http_url
 
 if TYPE_CHECKING:
-    from .pages import StoryPage
+    from .pages import CiteLink, StoryPage
 
 SELF_REPORTED = '<span class="badge" title="The source says this about itself">Self-reported</span> '
 
@@ -43,6 +43,32 @@ def human_time(value: datetime, *, with_time: bool = True) -> str:
 
 def _time_element(value: datetime, *, with_time: bool) -> str:
     return f'<time datetime="{iso_time(value)}">{human_time(value, with_time=with_time)}</time>'
+
+
+_NO_CLAIM_TEXT = mark_safe(' <span class="muted">(claim text not in our store)</span>')
+
+
+def render_cites(cites: list[CiteLink]) -> SafeString:
+    """A part's citations: a link to each manifest in the ledger and its claims behind
+    <details>. Built here, not by a template include per part: on a story page rendered anew
+    the includes cost as much as all the rest of the template. Every value is escaped."""
+    if not cites:
+        return mark_safe("")
+    items = []
+    for cite in cites:
+        claims = "".join(
+            f'<li><code class="id">{escape(claim.claim_id)}</code>'
+            f"{' ' + escape(claim.text) if claim.text else _NO_CLAIM_TEXT}</li>"
+            for claim in cite.claims
+        )
+        count = len(cite.claims)
+        items.append(
+            f'<li class="cite"><a class="cite-link" href="#manifest-{escape(cite.manifest_id)}">'
+            f'<span class="visually-hidden">Manifest </span>M{cite.number}</a> <details class="claims">'
+            f'<summary>{count} claim{"" if count == 1 else "s"}<span class="visually-hidden"> cited from manifest '
+            f"M{cite.number}</span></summary><ul>{claims}</ul></details></li>"
+        )
+    return mark_safe(f'<ul class="cites" aria-label="Sources">{"".join(items)}</ul>')
 
 
 class StoryHtml:

@@ -1,3 +1,5 @@
+from collections.abc import Callable
+
 from django.urls import path, register_converter
 from django.views.decorators.http import require_safe
 
@@ -19,7 +21,8 @@ class IsoDateConverter:
 register_converter(IsoDateConverter, "isodate")
 
 
-def feed(feed_class: type[feeds.StoryFeed]):
+def feed(feed_class: type[feeds.StoryFeed]) -> Callable:
+    # A feed is a public page like any other: validators, CDN headers, the page cache.
     return require_safe(public_page(feed_class()))
 
 

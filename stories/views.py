@@ -7,6 +7,7 @@ URL; a preview is marked private and noindex so no cache or search engine keeps 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -53,7 +54,14 @@ def _find_story(request: HttpRequest, day: str, slug: str, *, claims: bool = Tru
     return load_parts(story, claims=claims), preview
 
 
-def _story_response(request: HttpRequest, day: str, slug: str, build: Any, *, claims: bool = True) -> HttpResponse:
+def _story_response(
+    request: HttpRequest,
+    day: str,
+    slug: str,
+    build: Callable[[LoadedStory, bool], HttpResponse],
+    *,
+    claims: bool = True,
+) -> HttpResponse:
     try:
         loaded, preview = _find_story(request, day, slug, claims=claims)
     except StoryWithdrawn:
