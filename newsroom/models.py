@@ -143,8 +143,11 @@ class RunGuide(SiteText):
     connect_url = models.URLField(max_length=1000)
     request_method = models.CharField(max_length=10, default="GET")
     request_url_template = models.CharField(max_length=500, help_text="A URL containing {manifest_id}.")
+    # A list of [name, value] pairs, not an object: PostgreSQL's jsonb sorts an object's keys,
+    # and the headers must come back in the order they were written.
     request_headers = models.JSONField(
-        default=dict, help_text='Header values may name a secret as <NAME>, e.g. "Bearer <KEY>".'
+        default=list,
+        help_text='A list of [name, value] pairs; a value may name a secret as <NAME>, e.g. "Bearer <KEY>".',
     )
 
     content_fields = (
@@ -161,13 +164,17 @@ class RunGuide(SiteText):
     class Meta(SiteText.Meta):
         verbose_name = "run-these-manifests guide"
 
+    def ordered_steps(self) -> list[dict[str, Any]]:
+        """The steps with their keys in desk/1 order (jsonb keeps no key order)."""
+        return [{"n": step["n"], "title": step["title"], "text": step["text"]} for step in self.steps]
+
     def request_url(self, manifest_id: str) -> str:
         return self.request_url_template.replace("{manifest_id}", manifest_id)
 
     def curl_headers(self) -> str:
         # "Bearer <SYNORB_KEY>" becomes "Bearer $SYNORB_KEY": the reader's shell fills it in.
         flags = []
-        for name, value in self.request_headers.items():
+        for name, value in self.request_headers:
             shell_value = value.replace("<", "$").replace(">", "")
             flags.append(f'-H "{name}: {shell_value}"')
         return " ".join(flags)

@@ -213,7 +213,7 @@ def run_guide_content(block: dict[str, Any]) -> dict[str, Any]:
         "connect_url": block["connect_url"],
         "request_method": block["request"]["method"],
         "request_url_template": block["request"]["url_template"],
-        "request_headers": block["request"]["headers"],
+        "request_headers": [list(header) for header in block["request"]["headers"].items()],
     }
 
 
@@ -237,13 +237,13 @@ def _run_guide_block(guide: RunGuide, manifest_ids: list[str]) -> dict[str, Any]
         "title": guide.title,
         "summary": guide.summary,
         "manifest_ids": manifest_ids,
-        "steps": guide.steps,
+        "steps": guide.ordered_steps(),
         "mcp_url": guide.mcp_url,
         "connect_url": guide.connect_url,
         "request": {
             "method": guide.request_method,
             "url_template": guide.request_url_template,
-            "headers": guide.request_headers,
+            "headers": dict(guide.request_headers),
         },
         "commands": guide.commands(manifest_ids),
     }
