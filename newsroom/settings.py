@@ -109,6 +109,17 @@ TEMPLATES = [
             ],
         },
     },
+    # The story page only (see stories/jinja.py): its templates live in jinja2/, apart from
+    # the Django templates, so neither engine ever parses the other's.
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "environment": "stories.jinja.environment",
+            "context_processors": ["newsroom.context_processors.site"],
+        },
+    },
 ]
 
 DATABASES = {

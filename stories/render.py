@@ -1,7 +1,7 @@
 """HTML for the blocks of a story page that repeat per item: key facts, sections, the lists,
 corrections, the manifests ledger and related stories.
 
-They are built here rather than in ``stories/story_detail.html`` because of their cost on a
+They are built here rather than in ``jinja2/stories/story_detail.html`` because of their cost on a
 page rendered anew: measured on the seed story (CPU time per render), these blocks took about
 2.3 ms as Django template loops and take about 0.3 ms here, out of about 5 ms for the whole
 uncached request. The template keeps the page's frame (head, header, guide, ad, site texts),

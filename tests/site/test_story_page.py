@@ -219,7 +219,11 @@ def test_a_newsroom_can_give_its_stories_their_own_template(client, demo, settin
     folder = tmp_path / "stories" / "story"
     folder.mkdir(parents=True)
     (folder / "artificial-intelligence.html").write_text("Custom page for {{ story.headline }}")
-    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path, *settings.TEMPLATES[0]["DIRS"]]}]
+    # Story pages are Jinja2 templates: an override goes where that engine looks first.
+    settings.TEMPLATES = [
+        {**engine, "DIRS": [tmp_path, *engine["DIRS"]]} if engine["BACKEND"].endswith("Jinja2") else engine
+        for engine in settings.TEMPLATES
+    ]
 
     response = client.get(TRAINING)
 
