@@ -15,8 +15,9 @@ from typing import Any, Self
 from django.conf import settings
 from django.core.validators import validate_slug
 from django.db import models
-from django.urls import reverse
 from django.utils import timezone
+
+from .reversing import cached_reverse
 
 
 class Newsroom(models.Model):
@@ -36,7 +37,7 @@ class Newsroom(models.Model):
         return self.title
 
     def get_absolute_url(self) -> str:
-        return reverse("newsroom", kwargs={"newsroom": self.slug})
+        return cached_reverse("newsroom", newsroom=self.slug)
 
 
 class Beat(models.Model):
@@ -53,7 +54,7 @@ class Beat(models.Model):
         return f"{self.newsroom.title} / {self.title}"
 
     def get_absolute_url(self) -> str:
-        return reverse("beat", kwargs={"newsroom": self.newsroom.slug, "beat": self.slug})
+        return cached_reverse("beat", newsroom=self.newsroom.slug, beat=self.slug)
 
 
 def fingerprint_of(content: dict[str, Any]) -> str:
@@ -126,11 +127,11 @@ class ReuseTerms(SiteText):
 
     @staticmethod
     def license_url() -> str:
-        return settings.SITE_URL + reverse("reuse-terms")
+        return settings.SITE_URL + cached_reverse("reuse-terms")
 
     @staticmethod
     def machine_url() -> str:
-        return settings.SITE_URL + reverse("reuse-json")
+        return settings.SITE_URL + cached_reverse("reuse-json")
 
 
 class RunGuide(SiteText):

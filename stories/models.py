@@ -13,8 +13,9 @@ from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
 from django.utils import timezone
+
+from newsroom.reversing import cached_reverse
 
 validate_desk_slug = RegexValidator(
     r"^[a-z0-9]+(?:[-_][a-z0-9]+)*\Z",
@@ -111,7 +112,7 @@ class Story(models.Model):
         return self.headline
 
     def get_absolute_url(self) -> str:
-        return reverse("story", kwargs={"date": self.dateline.isoformat(), "slug": self.slug})
+        return cached_reverse("story", date=self.dateline.isoformat(), slug=self.slug)
 
     @property
     def is_public(self) -> bool:

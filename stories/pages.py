@@ -25,6 +25,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from manifests.models import Manifest
 from newsroom.models import Disclosure, ReuseTerms, RunGuide, SponsorAd
+from newsroom.reversing import cached_reverse
 
 from . import desk
 from .loading import LoadedStory
@@ -169,12 +170,12 @@ class StoryPage:
         self.url = story.absolute_url()
         self.json_url = self.url + "index.json"
         self.markdown_url = self.url + "index.md"
-        newsroom = {"newsroom": story.newsroom.slug}
-        self.newsroom_path = reverse("newsroom", kwargs=newsroom)
-        self.newsroom_rss = reverse("newsroom-rss", kwargs=newsroom)
-        self.newsroom_atom = reverse("newsroom-atom", kwargs=newsroom)
-        self.beat_path = reverse("beat", kwargs={**newsroom, "beat": story.beat.slug})
-        self.edition_path = reverse("edition", kwargs={"edition": story.edition_id})
+        newsroom = story.newsroom.slug
+        self.newsroom_path = cached_reverse("newsroom", newsroom=newsroom)
+        self.newsroom_rss = cached_reverse("newsroom-rss", newsroom=newsroom)
+        self.newsroom_atom = cached_reverse("newsroom-atom", newsroom=newsroom)
+        self.beat_path = cached_reverse("beat", newsroom=newsroom, beat=story.beat.slug)
+        self.edition_path = cached_reverse("edition", edition=story.edition_id)
         self.newsroom_url = settings.SITE_URL + self.newsroom_path
         self.edition_url = settings.SITE_URL + self.edition_path
 
