@@ -160,16 +160,18 @@ def story_signature_refresh(*, story: Story) -> StorySignature | None:
     A published story gets its signature and index keys (recomputed only when its content or
     publication time changed); any other story has none, so a retraction leaves the index.
     """
-    story = checkable(Story.objects.filter(pk=story.pk)).first()
-    if story is None:
+    state = Story.objects.filter(pk=story.pk).values("status", "published_at", "content_hash").first()
+    if state is None:
         return None
-    if story.status != Story.Status.PUBLISHED or story.published_at is None:
+    if state["status"] != Story.Status.PUBLISHED or state["published_at"] is None:
         StorySignature.objects.filter(story_id=story.pk).delete()
         StorySignatureKey.objects.filter(story_id=story.pk).delete()
         return None
     current = StorySignature.objects.filter(story_id=story.pk).first()
-    if current and current.content_hash == story.content_hash and current.published_at == story.published_at:
+    if current and (current.content_hash, current.published_at) == (state["content_hash"], state["published_at"]):
+        # Unchanged: no need to load the story's parts at all.
         return current
+    story = checkable(Story.objects.filter(pk=story.pk)).get()
     story_parts = parts(story)
     signature = repeat.minhash(repeat.features(story_texts(story, story_parts)))
     manifest_ids = list(dict.fromkeys(cite.manifest_id for part in story_parts for cite in part.cites))
