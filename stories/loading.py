@@ -16,9 +16,10 @@ caller decides.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -80,12 +81,13 @@ class _Prepared:
         return rows
 
 
-def _attnames(model: type[Model]) -> list[str]:
-    return [field.attname for field in model._meta.concrete_fields]
+@cache
+def _attnames(model: type[Model]) -> tuple[str, ...]:
+    return tuple(field.attname for field in model._meta.concrete_fields)
 
 
 def _queries() -> dict[str, Callable[[], QuerySet]]:
-    story_columns = _attnames(Story)
+    story_columns = list(_attnames(Story))
     for relation in STORY_RELATIONS:
         related = Story._meta.get_field(relation).related_model
         story_columns += [f"{relation}__{name}" for name in _attnames(related)]
@@ -119,7 +121,7 @@ def _prepared_queries() -> dict[str, _Prepared]:
     return queries
 
 
-def _instances(model: type[Model], columns: list[str], rows: list[Any]) -> list[Any]:
+def _instances(model: type[Model], columns: Sequence[str], rows: list[Any]) -> list[Any]:
     if signals.pre_init.has_listeners(model) or signals.post_init.has_listeners(model):
         return [model.from_db(DEFAULT_DB_ALIAS, columns, row) for row in rows]
     # What from_db makes of a full row (every concrete field, in order), without the per-field
@@ -139,7 +141,7 @@ def _instances(model: type[Model], columns: list[str], rows: list[Any]) -> list[
 
 def _story_from_row(row: Any) -> Story:
     fields = _attnames(Story)
-    story = Story.from_db(DEFAULT_DB_ALIAS, fields, row[: len(fields)])
+    [story] = _instances(Story, fields, [row[: len(fields)]])
     start = len(fields)
     for relation in STORY_RELATIONS:
         field = Story._meta.get_field(relation)
@@ -147,7 +149,7 @@ def _story_from_row(row: Any) -> Story:
         values = row[start : start + len(names)]
         start += len(names)
         # A nullable relation left unset comes back as a row of NULLs from the outer join.
-        related = None if values[0] is None else field.related_model.from_db(DEFAULT_DB_ALIAS, names, values)
+        related = None if values[0] is None else _instances(field.related_model, names, [values])[0]
         field.set_cached_value(story, related)
     return story
 
