@@ -81,14 +81,21 @@ def enqueue_verification(run_id: int) -> bool:
     return True
 
 
+# What every task here declares: acknowledged only when done and redelivered if its worker
+# dies, and retried with jittered backoff when the database hiccups.
+DURABLE: dict[str, Any] = {
+    "bind": True,
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": TRANSIENT_DATABASE_ERRORS,
+    "retry_backoff": 2,
+    "retry_backoff_max": 300,
+    "retry_jitter": True,
+}
+
+
 @app.task(
-    bind=True,
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT_DATABASE_ERRORS,
-    retry_backoff=2,
-    retry_backoff_max=300,
-    retry_jitter=True,
+    **DURABLE,
     max_retries=8,
     soft_time_limit=settings.VERIFY_TASK_SOFT_TIME_LIMIT,
     time_limit=settings.VERIFY_TASK_TIME_LIMIT,
@@ -148,13 +155,7 @@ def fetch_retry(outcomes: dict[str, FetchOutcome], *, retries: int, max_retries:
 
 
 @app.task(
-    bind=True,
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT_DATABASE_ERRORS,
-    retry_backoff=2,
-    retry_backoff_max=300,
-    retry_jitter=True,
+    **DURABLE,
     max_retries=5,
     soft_time_limit=settings.FETCH_TASK_SOFT_TIME_LIMIT,
     time_limit=settings.FETCH_TASK_TIME_LIMIT,
