@@ -321,16 +321,20 @@ def _manifest_entry(manifest: Manifest) -> dict[str, Any]:
     }
 
 
-def _site_texts(story: Story) -> dict[str, Any]:
+# The site-wide texts a story carries, by the name of its field.
+SITE_TEXT_MODELS = {"disclosure": Disclosure, "reuse_terms": ReuseTerms, "run_guide": RunGuide, "sponsor": SponsorAd}
+
+
+def site_texts_in_force(at: datetime | None = None) -> dict[str, Any]:
+    """The version of each site-wide text in force at ``at`` (default: now)."""
+    return {name: model.objects.in_force(at) for name, model in SITE_TEXT_MODELS.items()}
+
+
+def site_texts(story: Story) -> dict[str, Any]:
     """The versions a story carries: pinned ones, or for an unpublished story those in force now."""
     published = story.status == Story.Status.PUBLISHED
     texts = {}
-    for name, model in (
-        ("disclosure", Disclosure),
-        ("reuse_terms", ReuseTerms),
-        ("run_guide", RunGuide),
-        ("sponsor", SponsorAd),
-    ):
+    for name, model in SITE_TEXT_MODELS.items():
         pinned = getattr(story, name)
         texts[name] = pinned if pinned or published else model.objects.in_force()
     return texts
@@ -412,7 +416,7 @@ def export_story(story: Story, manifests: dict[str, Manifest] | None = None) -> 
     document["cited_manifest_ids"] = cited
     document["manifests"] = [_manifest_entry(manifest) for manifest in ledger]
 
-    texts = _site_texts(story)
+    texts = site_texts(story)
     if texts["run_guide"]:
         document["run_these_manifests"] = _run_guide_block(texts["run_guide"], cited)
     document["links"] = {

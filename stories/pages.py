@@ -157,7 +157,7 @@ class StoryPage:
         self.images: list[Image] = list(story.images.all())
         self.publishers = sorted({entry.manifest.source_name for entry in self.ledger if entry.manifest})
 
-        site_texts = desk._site_texts(story)
+        site_texts = desk.site_texts(story)
         self.disclosure: Disclosure | None = site_texts["disclosure"]
         self.reuse_terms: ReuseTerms | None = site_texts["reuse_terms"]
         self.run_guide: RunGuide | None = site_texts["run_guide"]

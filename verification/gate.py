@@ -23,7 +23,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from newsroom.models import Disclosure, ReuseTerms, RunGuide, SponsorAd
+from stories.desk import site_texts_in_force
 from stories.models import Story
 from stories.services import WorkflowError, WorkflowPermissionDenied, story_record_change
 from stories.signals import story_changed
@@ -78,16 +78,6 @@ def _why_not_passed(run: VerificationRun) -> str:
         return f"its checks are still {run.get_status_display().lower()} (run {run.pk})"
     problems = "; ".join(run_problems(run)) or "no problem was recorded"
     return f"its checks did not pass (run {run.pk}: {run.get_status_display()}): {problems}"
-
-
-def _site_texts_in_force(at: Any) -> dict[str, Any]:
-    """The versions of the site-wide texts a story published at ``at`` carries for good."""
-    return {
-        "disclosure": Disclosure.objects.in_force(at),
-        "reuse_terms": ReuseTerms.objects.in_force(at),
-        "run_guide": RunGuide.objects.in_force(at),
-        "sponsor": SponsorAd.objects.in_force(at),
-    }
 
 
 def story_publish(*, story: Story, actor: str, user: Any = None, override_reason: str | None = None) -> PublishResult:
@@ -157,7 +147,7 @@ def story_publish(*, story: Story, actor: str, user: Any = None, override_reason
                     published_at=now,
                     dateline=Story.dateline_for(published_at=now, edition_start=current.dateline),
                     updated_at=now,
-                    **_site_texts_in_force(now),
+                    **site_texts_in_force(now),
                 )
         except IntegrityError:
             raise PublishRefused(
