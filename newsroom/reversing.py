@@ -21,8 +21,16 @@ def _reverse(urlconf: str, prefix: str, viewname: str, kwargs: tuple[tuple[str, 
 
 def cached_reverse(viewname: str, **kwargs: str | int) -> str:
     """``reverse(viewname, kwargs=kwargs)``, remembered per URLconf and script prefix."""
+    [url] = cached_reverse_all((viewname, kwargs))
+    return url
+
+
+def cached_reverse_all(*targets: tuple[str, dict[str, str | int]]) -> list[str]:
+    """``cached_reverse`` of each (viewname, kwargs), reading the URLconf and the script prefix
+    (thread- and task-local values, each read costing a few microseconds) once for all."""
     # The prefix is read here only to key the cache: reverse() itself reads the same one.
-    return _reverse(get_urlconf() or settings.ROOT_URLCONF, get_script_prefix(), viewname, tuple(kwargs.items()))
+    urlconf, prefix = get_urlconf() or settings.ROOT_URLCONF, get_script_prefix()
+    return [_reverse(urlconf, prefix, viewname, tuple(kwargs.items())) for viewname, kwargs in targets]
 
 
 @receiver(setting_changed)

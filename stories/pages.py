@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
@@ -25,7 +24,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from manifests.models import Manifest
 from newsroom.models import Disclosure, ReuseTerms, RunGuide, SponsorAd
-from newsroom.reversing import cached_reverse
+from newsroom.reversing import cached_reverse_all
 
 from . import desk
 from .loading import LoadedStory
@@ -41,23 +40,23 @@ JSON_PARAMS = {"ensure_ascii": False, "indent": 2}
 # --- The story page ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CitedClaim:
+# The page's view of a story's parts. Named tuples rather than frozen dataclasses: a story page
+# rendered anew makes about a hundred of them, and a frozen dataclass's __init__ costs several
+# times a tuple's.
+class CitedClaim(NamedTuple):
     claim_id: str
     # None when the store holds no text for this claim of this manifest (an imported ledger
     # entry has none, and an id cited with the wrong manifest must not borrow another's text).
     text: str | None
 
 
-@dataclass(frozen=True)
-class CiteLink:
+class CiteLink(NamedTuple):
     manifest_id: str
     number: int  # the manifest's place in the ledger, counted from 1
     claims: list[CitedClaim]
 
 
-@dataclass(frozen=True)
-class FactView:
+class FactView(NamedTuple):
     fact: KeyFact
     cites: list[CiteLink]
 
@@ -66,8 +65,7 @@ class FactView:
         return render_cites(self.cites)
 
 
-@dataclass(frozen=True)
-class ParagraphView:
+class ParagraphView(NamedTuple):
     paragraph: Paragraph
     html: SafeString
     cites: list[CiteLink]
@@ -77,15 +75,13 @@ class ParagraphView:
         return render_cites(self.cites)
 
 
-@dataclass(frozen=True)
-class SectionView:
+class SectionView(NamedTuple):
     section: Section
     anchor: str
     paragraphs: list[ParagraphView]
 
 
-@dataclass(frozen=True)
-class LedgerEntry:
+class LedgerEntry(NamedTuple):
     number: int
     manifest_id: str
     manifest: Manifest | None  # None: cited, but not (yet) in the manifest store
@@ -167,15 +163,23 @@ class StoryPage:
         self.published_iso = iso_time(story.published_at) if story.published_at else ""
         self.published_text = human_time(story.published_at) if story.published_at else ""
         self.trust_text = desk.trust_text(story.trust, len(cited))
+        newsroom = story.newsroom.slug
+        (
+            self.newsroom_path,
+            self.newsroom_rss,
+            self.newsroom_atom,
+            self.beat_path,
+            self.edition_path,
+        ) = cached_reverse_all(
+            ("newsroom", {"newsroom": newsroom}),
+            ("newsroom-rss", {"newsroom": newsroom}),
+            ("newsroom-atom", {"newsroom": newsroom}),
+            ("beat", {"newsroom": newsroom, "beat": story.beat.slug}),
+            ("edition", {"edition": story.edition_id}),
+        )
         self.url = story.absolute_url()
         self.json_url = self.url + "index.json"
         self.markdown_url = self.url + "index.md"
-        newsroom = story.newsroom.slug
-        self.newsroom_path = cached_reverse("newsroom", newsroom=newsroom)
-        self.newsroom_rss = cached_reverse("newsroom-rss", newsroom=newsroom)
-        self.newsroom_atom = cached_reverse("newsroom-atom", newsroom=newsroom)
-        self.beat_path = cached_reverse("beat", newsroom=newsroom, beat=story.beat.slug)
-        self.edition_path = cached_reverse("edition", edition=story.edition_id)
         self.newsroom_url = settings.SITE_URL + self.newsroom_path
         self.edition_url = settings.SITE_URL + self.edition_path
 

@@ -22,6 +22,7 @@ from newsroom.models import Beat, Newsroom, ReuseTerms
 from newsroom.pagecache import last_modified, private_response, public_page
 
 from . import desk, pages
+from .jinja import page_template
 from .loading import LoadedStory, find_story, load_parts
 from .models import Story
 from .search import clean_query, search_stories
@@ -96,8 +97,8 @@ def story_detail(request: HttpRequest, date: str, slug: str) -> HttpResponse:
             f"stories/story/{story.newsroom.slug}.html",
             "stories/story_detail.html",
         ]
-        response = render(request, templates, {"page": page, "story": story}, using="jinja2")
-        return last_modified(response, page.modified_at)
+        html = page_template(templates).render({"page": page, "story": story}, request)
+        return last_modified(HttpResponse(html), page.modified_at)
 
     return _story_response(request, date, slug, build)
 

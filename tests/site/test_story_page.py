@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from manifests.models import Claim
+from newsroom.pagecache import pages_changed
 from stories.models import Correction
 
 from .conftest import AGENTIC, TRAINING, seed
@@ -216,6 +217,9 @@ def test_an_unknown_address_gets_the_friendly_404_page(client, demo, path):
 
 
 def test_a_newsroom_can_give_its_stories_their_own_template(client, demo, settings, tmp_path):
+    # Rendered first with the default template: the page remembers which template it found,
+    # and must not keep that choice once the template settings change.
+    assert client.get(TRAINING).content.decode().startswith("<!doctype html>")
     folder = tmp_path / "stories" / "story"
     folder.mkdir(parents=True)
     (folder / "artificial-intelligence.html").write_text("Custom page for {{ story.headline }}")
@@ -224,6 +228,7 @@ def test_a_newsroom_can_give_its_stories_their_own_template(client, demo, settin
         {**engine, "DIRS": [tmp_path, *engine["DIRS"]]} if engine["BACKEND"].endswith("Jinja2") else engine
         for engine in settings.TEMPLATES
     ]
+    pages_changed()  # the page cache keeps the first render: start a new generation
 
     response = client.get(TRAINING)
 
