@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
+from django.db.models import Model
 from django.utils import timezone
 
+from manifests.models import Manifest
 from stories import desk
-from stories.loading import find_story, load_parts
+from stories.loading import PARTS, find_story, load_parts
 from stories.models import Correction, Image, ListItem, RelatedLink, Story
 from tests.factories import ClaimFactory, StoryFactory
 
 from .test_http_caching import big_story
+
+
+def field_values(instance: Model) -> dict[str, tuple[type, Any]]:
+    # With the type: False == 0 and a datetime equals nothing else, but a bool must be a bool.
+    fields = instance._meta.concrete_fields
+    return {field.attname: (type(value), value) for field in fields for value in [getattr(instance, field.attname)]}
 
 
 def same_as_with_parts(story: Story) -> None:
@@ -21,6 +30,16 @@ def same_as_with_parts(story: Story) -> None:
     assert desk.export_story(loaded.story, loaded.manifests) == desk.export_story(expected)
     assert loaded.story.newsroom == expected.newsroom
     assert loaded.story.edition_id == expected.edition_id
+    # Every field of every part, as the ORM reads it (types included: the loader reads them
+    # back from JSON), in the model's ordering with ties by pk.
+    for name, model in PARTS.items():
+        parts = loaded.story._prefetched_objects_cache[name]
+        ordered = getattr(expected, name).all().order_by(*model._meta.ordering, "pk")
+        assert [field_values(part) for part in parts] == [field_values(part) for part in ordered], name
+    cited = Manifest.objects.filter(manifest_id__in=desk.StoryView(expected).cited_manifest_ids())
+    assert {m.manifest_id: field_values(m) for m in cited} == {
+        manifest_id: field_values(manifest) for manifest_id, manifest in loaded.manifests.items()
+    }
 
 
 def test_the_seeds_load_as_with_parts_loads_them(demo):
