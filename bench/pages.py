@@ -10,7 +10,7 @@ gunicorn servers on 127.0.0.1, each with the real settings and middleware, DEBUG
 - "cache on": the site as deployed on one machine (local-memory cache); the story page is
   rendered once, then answered from the cache.
 - "cache off": the same site with Django's dummy cache, so every request misses the page
-  cache and renders the page from the database (11 queries, markdown, templates).
+  cache and renders the page from the database (2 queries, markdown, templates).
 
 Both servers also mount ``/__bench__/hello/``, a view returning "hello" through the same
 middleware, added by this file's URLconf only. Client processes open a new connection per
