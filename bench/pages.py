@@ -1,7 +1,7 @@
 """Public pages: requests per second for the seed story page served from the page cache and
 rendered anew, against a plain "hello" Django view on the same server, in the same run.
 
-    .venv/bin/python bench/pages.py                    # defaults: 3 rounds of 3 s per target
+    .venv/bin/python bench/pages.py                    # defaults: 5 rounds of 3 s per target
     .venv/bin/python bench/pages.py --seconds 5 --rounds 5 --workers 2 --clients 2
 
 It makes a throwaway SQLite database, loads the demo (the two seeds, published) and starts two
@@ -321,7 +321,7 @@ def run(*, seconds: float, rounds: int, clients: int, workers: int, max_requests
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="length of one timed run (default 3)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds over the four targets (default 3)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds over the four targets (default 5)")
     parser.add_argument("--clients", type=int, default=2, help="client processes (default 2)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers per server (default 2)")
     parser.add_argument("--max-requests", type=int, default=200_000, help="cap per client per run")
