@@ -59,3 +59,16 @@ def test_an_unknown_mode_is_refused():
     result = manage("check", DJANGO_MODE="staging")
     assert result.returncode != 0
     assert "DJANGO_MODE must be development or production, not 'staging'" in result.stderr
+
+
+def database_options(**env: str) -> str:
+    code = "from django.conf import settings; print(settings.DATABASES['default'].get('OPTIONS'))"
+    result = manage("shell", "-c", code, **env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]  # after "N objects imported automatically"
+
+
+def test_postgresql_uses_prepared_statements_unless_told_not_to():
+    url = "postgres://postgres@127.0.0.1:5432/newsroom"
+    assert database_options(DATABASE_URL=url) == "{'server_side_binding': True, 'prepare_threshold': 5}"
+    assert database_options(DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="false") == "{}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.db import connection
 from django.db.models import Model
 from django.utils import timezone
 
@@ -87,3 +88,16 @@ def test_a_story_without_pinned_site_texts_loads_them_as_none(db):
     assert found.disclosure is None
     assert found.sponsor is None
     assert found.newsroom.slug == story.newsroom.slug
+
+
+def test_on_postgresql_the_page_statements_are_prepared_once_and_reused(require_postgres, demo):
+    story = demo["agent-training-stack"]
+    # psycopg prepares a statement on its fifth run; from then on PostgreSQL runs its plan.
+    for _ in range(6):
+        load_parts(find_story(dateline=story.dateline, slug=story.slug))
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("json_agg" in statement for statement in prepared), prepared
+    assert any('"stories_story"."slug" = $1' in statement for statement in prepared), prepared
