@@ -35,7 +35,13 @@ SUITES: dict[str, list[tuple[str, list[str]]]] = {
         )
         for db in DATABASES
     ],
-    "pages": [("story page vs hello view (cached >= 80% of hello, uncached >= 25%)", ["pages.py"])],
+    "pages": [
+        (
+            f"story page vs hello view, {db} (cached >= 80% of hello, uncached >= 25%)",
+            ["pages.py", "--database", db],
+        )
+        for db in DATABASES
+    ],
     "supported": [("paragraphs_supported on the labelled set (accuracy, false alarms < 5%)", ["supported_eval.py"])],
 }
 
