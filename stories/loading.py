@@ -212,12 +212,45 @@ def _aware_datetime(value: str) -> datetime:
 
 
 @dataclass(frozen=True)
+class _JsonRows:
+    """How one model's rows, read back from JSON, become instances: the converter of each
+    column that needs one, and the ordering whose values follow the columns (empty when the
+    statement sends none: the manifests go into a dict, where order does not matter)."""
+
+    model: type[Model]
+    converters: tuple[tuple[int, Callable[[Any], Any]], ...]
+    ordering: tuple[str, ...]
+
+    @classmethod
+    def of(cls, model: type[Model], vendor: str, *, ordered: bool) -> _JsonRows:
+        converters = [_json_converter(field, vendor) for field in model._meta.concrete_fields]
+        return cls(
+            model,
+            tuple((index, convert) for index, convert in enumerate(converters) if convert),
+            tuple(model._meta.ordering) if ordered else (),
+        )
+
+    def instances(self, rows: list[list[Any]]) -> list[Any]:
+        columns = _attnames(self.model)
+        if self.ordering and rows:
+            # Sorted by the last key first, then by each key before it: Python's sort is stable,
+            # so ties keep the previous order, and pk first makes ties come out the same each time.
+            rows.sort(key=itemgetter(columns.index(self.model._meta.pk.attname)))
+            for index in reversed(range(len(self.ordering))):
+                rows.sort(key=itemgetter(len(columns) + index), reverse=self.ordering[index].startswith("-"))
+            rows = [row[: len(columns)] for row in rows]
+        for row in rows:
+            for index, convert in self.converters:
+                row[index] = convert(row[index])
+        return _instances(self.model, columns, rows)
+
+
+@dataclass(frozen=True)
 class _Statements:
     story: _Prepared
     parts: _PartsStatement  # every part and manifest, and the claims' texts
     parts_without_claims: _PartsStatement
-    # Per model: the converter of each of its columns read back from JSON (None: as it is).
-    converters: dict[type[Model], tuple[Callable[[Any], Any] | None, ...]]
+    readers: dict[str, _JsonRows]  # by the name of the rows: each part, and the manifests
 
 
 def _prepare(wrapper: Any) -> _Statements:
@@ -227,15 +260,13 @@ def _prepare(wrapper: Any) -> _Statements:
         return _PartsStatement("SELECT " + ", ".join(subqueries[name] for name in names), tuple(names))
 
     every = list(subqueries)
-    models = [*PARTS.values(), Manifest]
+    readers = {name: _JsonRows.of(model, wrapper.vendor, ordered=True) for name, model in PARTS.items()}
+    readers["manifests"] = _JsonRows.of(Manifest, wrapper.vendor, ordered=False)
     return _Statements(
         story=_Prepared.of(_story_query(), wrapper),
         parts=statement(every),
         parts_without_claims=statement([name for name in every if name != "claims"]),
-        converters={
-            model: tuple(_json_converter(field, wrapper.vendor) for field in model._meta.concrete_fields)
-            for model in models
-        },
+        readers=readers,
     )
 
 
@@ -268,26 +299,6 @@ def _instances(model: type[Model], columns: Sequence[str], rows: list[Any]) -> l
         state.db = DEFAULT_DB_ALIAS
         instances.append(instance)
     return instances
-
-
-def _from_json(statements: _Statements, model: type[Model], rows: list[list[Any]]) -> list[Any]:
-    """Model instances from rows read back from JSON, in the model's ordering."""
-    columns = _attnames(model)
-    ordering = model._meta.ordering if rows and len(rows[0]) > len(columns) else ()
-    if ordering:
-        # Sorted by the last key first, then by each key before it: Python's sort is stable,
-        # so ties keep the previous order, and pk first makes ties come out the same each time.
-        pk = columns.index(model._meta.pk.attname)
-        rows.sort(key=itemgetter(pk))
-        for index in reversed(range(len(ordering))):
-            rows.sort(key=itemgetter(len(columns) + index), reverse=ordering[index].startswith("-"))
-        rows = [row[: len(columns)] for row in rows]
-    converters = [(index, convert) for index, convert in enumerate(statements.converters[model]) if convert]
-    if converters:
-        for row in rows:
-            for index, convert in converters:
-                row[index] = convert(row[index])
-    return _instances(model, columns, rows)
 
 
 def _story_from_row(row: Any) -> Story:
@@ -328,7 +339,8 @@ def load_parts(story: Story, *, claims: bool = True) -> LoadedStory:
     statement = statements.parts if claims else statements.parts_without_claims
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         rows = statement.run(cursor, story.pk)
-    story._prefetched_objects_cache = {name: _from_json(statements, model, rows[name]) for name, model in PARTS.items()}
-    manifests = {m.manifest_id: m for m in _from_json(statements, Manifest, rows["manifests"])}
+    readers = statements.readers
+    story._prefetched_objects_cache = {name: readers[name].instances(rows[name]) for name in PARTS}
+    manifests = {m.manifest_id: m for m in readers["manifests"].instances(rows["manifests"])}
     claim_texts = {(manifest, claim): text for manifest, claim, text in rows.get("claims", [])}
     return LoadedStory(story, manifests, claim_texts)
