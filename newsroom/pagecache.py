@@ -13,6 +13,12 @@ set per change is where caches go wrong, while publishing is rare next to readin
 whole site is re-rendered lazily after each change. Old entries are never read again and
 expire with ``PAGE_CACHE_SECONDS``, which also bounds anything that changes with time alone
 (a newly in-force site text).
+
+``PageCacheMiddleware`` answers a request for a stored page early, before the sessions, CSRF,
+users and messages middleware and the URL resolver run: none of them changes what a public
+page says, and a page served from the cache should cost less than the plainest view. The
+decorator still stores pages, and answers requests whose query string the middleware leaves
+to it.
 """
 
 from __future__ import annotations
@@ -92,6 +98,11 @@ class CachedPage:
         headers = [(name, value) for name, value in response.items() if name.lower() not in _PER_RESPONSE_HEADERS]
         if response.get("Content-Type", "").startswith("text/html"):
             headers.append(("Content-Security-Policy", CONTENT_SECURITY_POLICY))
+        # What CommonMiddleware and XFrameOptionsMiddleware would add: PageCacheMiddleware
+        # answers before they run. (A 304 keeps neither: Django copies only its validators.)
+        headers.append(("Content-Length", str(len(response.content))))
+        if "X-Frame-Options" not in response and not getattr(response, "xframe_options_exempt", False):
+            headers.append(("X-Frame-Options", getattr(settings, "X_FRAME_OPTIONS", "DENY").upper()))
         headers += [
             ("ETag", etag),
             ("Last-Modified", http_date(last_modified)),
@@ -114,6 +125,15 @@ def page_key(request: HttpRequest, query: Iterable[str], gen: int) -> str:
     params = urlencode(sorted((name, request.GET[name]) for name in query if name in request.GET))
     digest = hashlib.sha256(f"{request.path}?{params}".encode()).hexdigest()
     return f"pages:{gen}:{digest}"
+
+
+# Paths this process has stored or found a page for: PageCacheMiddleware looks up only these,
+# so other requests (the admin, a 404, a view of another kind) pay nothing for it. A path
+# stays after its page goes stale; the lookup then misses and the view renders it again.
+# Bounded, because paths come from requests: forgetting them all costs one decorator-served
+# request per path.
+_stored_paths: set[str] = set()
+_STORED_PATHS_LIMIT = 100_000
 
 
 def public_page(view: View | None = None, *, query: Iterable[str] = (), store: bool = True) -> Any:
@@ -141,9 +161,31 @@ def public_page(view: View | None = None, *, query: Iterable[str] = (), store: b
                 page = CachedPage.from_response(response, default_last_modified=gen // 1_000_000_000)
                 if key:
                     cache.set(key, page, settings.PAGE_CACHE_SECONDS)
+            if key:
+                _stored_paths.add(request.path)  # stored here, or by another process
             return page.respond(request)
 
         wrapper.uncached = func  # the bare view, for benchmarks and tests of the view alone
         return wrapper
 
     return decorator(view) if view is not None else decorator
+
+
+class PageCacheMiddleware:
+    """Answers GET and HEAD requests without a query string for a stored page, before the
+    middleware below it. Belongs right after SecurityMiddleware (and WhiteNoise), so HTTPS
+    redirects and security headers still apply to every page it answers."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if request.method in ("GET", "HEAD") and not request.META.get("QUERY_STRING") and request.path in _stored_paths:
+            # The check CommonMiddleware would make: a Host outside ALLOWED_HOSTS gets a 400.
+            request.get_host()
+            page = cache.get(page_key(request, (), generation()))
+            if page is not None:
+                return page.respond(request)
+        if len(_stored_paths) > _STORED_PATHS_LIMIT:
+            _stored_paths.clear()
+        return self.get_response(request)

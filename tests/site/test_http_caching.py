@@ -139,6 +139,47 @@ def test_a_page_served_from_the_cache_costs_no_query(client, demo, django_assert
     assert not_modified.status_code == 304
 
 
+FORMS = [TRAINING, TRAINING + "index.json", TRAINING + "index.md", "/", NEWSROOM + "rss.xml", "/sitemap.xml"]
+
+
+@pytest.mark.parametrize("path", FORMS)
+def test_a_page_from_the_cache_is_answered_before_sessions_and_users(client, demo, admin_user, path):
+    client.force_login(admin_user)  # a session cookie, so the skipped middleware had work to do
+    first = client.get(path)
+
+    again = client.get(path)
+
+    # AuthenticationMiddleware sets request.user: the second request never got that far.
+    assert hasattr(first.wsgi_request, "user")
+    assert not hasattr(again.wsgi_request, "user")
+    assert again.content == first.content
+    # Every header the page was first served with, including those the skipped middleware add.
+    assert {k: v for k, v in again.items() if k != "Date"} == {k: v for k, v in first.items() if k != "Date"}
+    assert again["X-Frame-Options"] == "DENY"
+    assert again["X-Content-Type-Options"] == "nosniff"
+    assert again["Content-Length"] == str(len(first.content))
+
+
+def test_a_page_from_the_cache_answers_conditional_and_head_requests(client, demo):
+    first = client.get(TRAINING)
+
+    not_modified = client.get(TRAINING, HTTP_IF_NONE_MATCH=first["ETag"])
+    head = client.head(TRAINING)
+
+    assert not hasattr(not_modified.wsgi_request, "user")
+    assert not_modified.status_code == 304
+    assert "Content-Length" not in not_modified
+    assert head.status_code == 200
+    assert head["ETag"] == first["ETag"]
+
+
+def test_a_page_from_the_cache_still_refuses_what_the_site_refuses(client, demo):
+    client.get(TRAINING)
+
+    assert client.get(TRAINING, HTTP_HOST="attacker.example").status_code == 400
+    assert client.post(TRAINING).status_code == 405
+
+
 def test_query_parameters_a_page_does_not_read_share_its_cached_copy(client, demo, django_assert_num_queries):
     client.get("/")
 
