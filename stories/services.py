@@ -78,6 +78,30 @@ def _seed_manifests(document: dict[str, Any]) -> None:
     Manifest.objects.bulk_create(manifests, ignore_conflicts=True)
 
 
+def _refuse_undoing_what_readers_were_told(story: Story, document: dict[str, Any]) -> None:
+    """An import replaces a story's content, but never a retraction nor a correction: both
+    were told to readers, and the import (a migration tool) passes no editor's review."""
+    if story.status == Story.Status.RETRACTED:
+        raise desk.DeskError(
+            [desk.Problem("id", f"story {story.desk_id} was retracted; a retracted story is not imported again")]
+        )
+    kept = {
+        (desk.format_utc(desk.parse_utc(item["published_at"])), item["text"])
+        for item in document.get("corrections", [])
+    }
+    dropped = [c for c in story.corrections.all() if (desk.format_utc(c.published_at), c.text) not in kept]
+    if dropped:
+        raise desk.DeskError(
+            [
+                desk.Problem(
+                    "corrections",
+                    f"leaves out {len(dropped)} of the story's corrections (the first of "
+                    f"{desk.format_utc(dropped[0].published_at)}); corrections are never edited away",
+                )
+            ]
+        )
+
+
 def _delete_parts(story: Story) -> None:
     # Raw deletes, children first: one statement per table whatever the story's size. The
     # ORM's cascading delete would first select every row to find its dependents.
@@ -158,7 +182,8 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
     """Create or update (by id) one story from a desk/1 document, all of it or none of it.
 
     A document with ``published_at`` is imported as published, a migration of published work,
-    unless ``as_draft`` asks for a draft to be checked before publication.
+    unless ``as_draft`` asks for a draft to be checked before publication. It never brings back
+    a retracted story nor drops a correction the story carries.
     """
     document = desk.validate_document(document)
     desk_id = int(document["id"])
@@ -170,6 +195,8 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
         story = Story.objects.select_for_update().filter(desk_id=desk_id).first()
         created = story is None
         was_public = story is not None and story.is_public
+        if story is not None:
+            _refuse_undoing_what_readers_were_told(story, document)
         taken = Story.objects.filter(dateline=dateline, slug=document["slug"]).exclude(desk_id=desk_id)
         other = taken.values_list("desk_id", flat=True).first()
         if other is not None:

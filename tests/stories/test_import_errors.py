@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from stories import desk
 from stories.models import Story
+from stories.services import story_add_correction, story_retract
 
 from .helpers import SEEDS, row_counts, run_command, seed, variant
 
@@ -88,6 +90,34 @@ def test_it_refuses_a_slug_taken_on_the_same_date_by_another_story(tmp_path):
     stderr = refused(tmp_path, copy)
     assert "slug: 'agent-training-stack' is already used on 2026-10-16 by story 81" in stderr
     assert not Story.objects.filter(desk_id=9999).exists()
+
+
+def test_it_refuses_to_import_a_retracted_story_again(tmp_path, admin_user):
+    assert run_command("import_desk", str(SEEDS / "agent-training-stack.json")).ok
+    story_retract(story=Story.objects.get(desk_id=81), user=admin_user, reason="Sources withdrawn.")
+
+    stderr = refused(tmp_path, seed())
+
+    assert "id: story 81 was retracted; a retracted story is not imported again" in stderr
+    assert Story.objects.get(desk_id=81).status == Story.Status.RETRACTED
+
+
+def test_a_reimport_keeps_every_correction_readers_were_shown(tmp_path, admin_user):
+    assert run_command("import_desk", str(SEEDS / "agent-training-stack.json")).ok
+    story = Story.objects.get(desk_id=81)
+    story_add_correction(story=story, text="A name was misspelt.", user=admin_user)
+
+    stderr = refused(tmp_path, seed())  # the seed as first imported, without the correction
+
+    assert "corrections: leaves out 1 of the story's corrections (the first of 20" in stderr
+    assert "corrections are never edited away" in stderr
+    # The story's own export carries the correction; a re-import may append another.
+    document = desk.export_story(Story.objects.with_parts().get(pk=story.pk))
+    document["corrections"].append({"published_at": "2030-01-01T00:00:00Z", "text": "A date was wrong."})
+    path = tmp_path / "corrected.json"
+    path.write_text(json.dumps(document))
+    assert run_command("import_desk", str(path)).ok
+    assert list(story.corrections.values_list("text", flat=True)) == ["A name was misspelt.", "A date was wrong."]
 
 
 def test_it_refuses_a_50_mb_file_without_parsing_it(tmp_path):
