@@ -12,7 +12,10 @@ middleware, DEBUG off:
 - "cache on": the site as deployed on one machine (local-memory cache); the story page is
   rendered once, then answered from the cache.
 - "cache off": the same site with Django's dummy cache, so every request misses the page
-  cache and renders the page from the database (2 queries, markdown, templates).
+  cache and renders the page from the database (2 queries, templates). Paragraph markdown
+  comes from its per-process memo (``stories.markup.render_markdown``, a pure function of the
+  text), as it does in production for every render but the first of a paragraph's text; the
+  CPU lines also give the cost of a render with the memo empty, as for a story never shown.
 
 Both servers also mount ``/__bench__/hello/``, a view returning "hello" through the same
 middleware, added by this file's URLconf only. Client processes open a new connection per
@@ -79,14 +82,19 @@ def wsgi_app() -> Any:
     return WSGIHandler()
 
 
-def cpu_per_request(url_path: str, *, requests: int) -> float:
+def cpu_per_request(url_path: str, *, requests: int, new_text: bool = False) -> float:
     """Milliseconds of this process's CPU per request, calling the WSGI app directly: what the
-    server spends on the page, without the network, the client or other load on the machine."""
+    server spends on the page, without the network, the client or other load on the machine.
+    ``new_text``: the markdown memo is emptied before each request, as if no paragraph of the
+    page had been rendered before."""
     import io
 
     app = wsgi_app()
+    from stories.markup import render_markdown
 
     def call() -> None:
+        if new_text:
+            render_markdown.cache_clear()
         environ = {
             "REQUEST_METHOD": "GET",
             "PATH_INFO": url_path,
@@ -252,10 +260,11 @@ def _check_pages(server: Server) -> None:
             raise RuntimeError("the story page is not whole")
 
 
-def _cpu(env: dict[str, str], cache: str, url_path: str) -> float:
+def _cpu(env: dict[str, str], cache: str, url_path: str, *, new_text: bool = False) -> float:
     """cpu_per_request in a process of its own: settings are read once per process."""
     requests = 100 if cache == "off" else 1000
-    code = f"from bench.pages import cpu_per_request; print(cpu_per_request({url_path!r}, requests={requests}))"
+    arguments = f"{url_path!r}, requests={requests}, new_text={new_text}"
+    code = f"from bench.pages import cpu_per_request; print(cpu_per_request({arguments}))"
     result = subprocess.run(
         [sys.executable, "-c", code],
         cwd=BASE_DIR,
@@ -298,6 +307,7 @@ def run(*, database: str, seconds: float, rounds: int, clients: int, workers: in
         "hello": _cpu(env, "on", HELLO),
         "story cached": _cpu(env, "on", STORY),
         "story uncached": _cpu(env, "off", STORY),
+        "story uncached, new text": _cpu(env, "off", STORY, new_text=True),
     }
     rates = {name: statistics.median(values) for name, values in samples.items()}
     ratios = {
@@ -320,7 +330,7 @@ def run(*, database: str, seconds: float, rounds: int, clients: int, workers: in
     print(f"pages  server CPU per request, in-process (no network, no client, no other load{counted}):", flush=True)
     for name, milliseconds in cpu.items():
         share = cpu["hello"] / milliseconds
-        print(f"pages  {name:18} {milliseconds:8.3f} ms   (a rate {share:6.1%} of hello's)", flush=True)
+        print(f"pages  {name:24} {milliseconds:8.3f} ms   (a rate {share:6.1%} of hello's)", flush=True)
     return {"rates": rates, "ratios": ratios, "samples": samples, "cpu_ms": cpu}
 
 
