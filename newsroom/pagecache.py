@@ -149,9 +149,11 @@ def public_page(view: View | None = None, *, query: Iterable[str] = (), store: b
     def decorator(func: View) -> View:
         @wraps(func)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            gen = generation()
+            # The generation and key PageCacheMiddleware found no page for, if it looked: the
+            # same lookup again would only cost another round trip to the cache.
+            gen, missed = getattr(request, "page_cache_missed", None) or (generation(), None)
             key = page_key(request, query, gen) if store else None
-            page = cache.get(key) if key else None
+            page = cache.get(key) if key and key != missed else None
             if page is None:
                 response = func(request, *args, **kwargs)
                 if hasattr(response, "render") and not getattr(response, "is_rendered", True):
@@ -183,9 +185,12 @@ class PageCacheMiddleware:
         if request.method in ("GET", "HEAD") and not request.META.get("QUERY_STRING") and request.path in _stored_paths:
             # The check CommonMiddleware would make: a Host outside ALLOWED_HOSTS gets a 400.
             request.get_host()
-            page = cache.get(page_key(request, (), generation()))
+            gen = generation()
+            key = page_key(request, (), gen)
+            page = cache.get(key)
             if page is not None:
                 return page.respond(request)
+            request.page_cache_missed = (gen, key)
         if len(_stored_paths) > _STORED_PATHS_LIMIT:
             _stored_paths.clear()
         return self.get_response(request)

@@ -7,12 +7,14 @@ import datetime as dt
 import uuid
 
 import pytest
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.http import http_date
 
 from manifests.models import Manifest
+from newsroom.pagecache import generation, pages_changed
 from stories.models import Correction, Story
 from stories.services import story_add_correction, story_import_desk, story_retract
 from stories.signals import story_changed
@@ -178,6 +180,28 @@ def test_a_page_from_the_cache_still_refuses_what_the_site_refuses(client, demo)
 
     assert client.get(TRAINING, HTTP_HOST="attacker.example").status_code == 400
     assert client.post(TRAINING).status_code == 405
+
+
+class CountingCache(LocMemCache):
+    """A real local-memory cache that also keeps the keys it was asked for."""
+
+    asked: list[str] = []
+
+    def get(self, key, default=None, version=None):
+        self.asked.append(key)
+        return super().get(key, default, version)
+
+
+def test_a_page_gone_stale_is_looked_up_once_before_it_is_rendered_anew(client, demo, settings):
+    settings.CACHES = {"default": {"BACKEND": f"{__name__}.CountingCache", "LOCATION": uuid.uuid4().hex}}
+    client.get(TRAINING)  # stored: from now on the middleware looks this path up
+    pages_changed()
+    CountingCache.asked = []
+
+    assert client.get(TRAINING).status_code == 200
+
+    # The middleware's generation and page lookups; the view's wrapper reuses what they found.
+    assert [key.split(":")[1] for key in CountingCache.asked] == ["generation", str(generation())]
 
 
 def test_query_parameters_a_page_does_not_read_share_its_cached_copy(client, demo, django_assert_num_queries):
