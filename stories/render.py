@@ -15,7 +15,6 @@ stored data become links only through ``http_url``.
 
 from __future__ import annotations
 
-import weakref
 from datetime import datetime
 from functools import cached_property
 from html import escape
@@ -76,11 +75,7 @@ class StoryHtml:
     """The repeating blocks of one story page, each built once on first use."""
 
     def __init__(self, page: StoryPage):
-        # A weak reference: the page keeps its StoryHtml (``StoryPage.html``), and a strong one
-        # back would make a cycle, leaving every part of the page (a few hundred objects) to the
-        # cyclic garbage collector instead of freeing it as the request ends. Measured on the
-        # seed story: collection took 0.14 ms of each uncached request, and takes 0.01 ms now.
-        self.page = weakref.proxy(page)
+        self.page = page
 
     @cached_property
     def key_facts(self) -> SafeString:
