@@ -94,7 +94,9 @@ class CachedPage:
     def from_response(cls, response: HttpResponse, default_last_modified: int) -> CachedPage:
         stamp = response.get("Last-Modified")
         last_modified = parse_http_date(stamp) if stamp else default_last_modified
-        etag = '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
+        # SHA-256 runs on the CPU's SHA extensions where there are any: half blake2b's time
+        # for a 36 KB page here.
+        etag = '"' + hashlib.sha256(response.content).hexdigest()[:32] + '"'
         headers = [(name, value) for name, value in response.items() if name.lower() not in _PER_RESPONSE_HEADERS]
         if response.get("Content-Type", "").startswith("text/html"):
             headers.append(("Content-Security-Policy", CONTENT_SECURITY_POLICY))
