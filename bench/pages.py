@@ -10,7 +10,9 @@ published) and starts two gunicorn servers on 127.0.0.1, each with the real sett
 middleware, DEBUG off:
 
 - "cache on": the site as deployed on one machine (local-memory cache); the story page is
-  rendered once, then answered from the cache.
+  rendered once, then answered from the cache by ``PageCacheMiddleware``, right after
+  SecurityMiddleware: unlike hello, a cached page skips the sessions, CSRF, auth and messages
+  middleware and the URL resolver, which is why it can outrun hello.
 - "cache off": the same site with Django's dummy cache, so every request misses the page
   cache and renders the page from the database (2 queries, templates). Paragraph markdown
   comes from its per-process memo (``stories.markup.render_markdown``, a pure function of the
