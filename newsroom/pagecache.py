@@ -39,6 +39,9 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import http_date, parse_http_date
 
 GENERATION_KEY = "pages:generation"
+# Part of every page's key: raised whenever CachedPage changes shape, so that a release never
+# answers with a page an older release stored (2: Content-Length and X-Frame-Options added).
+PAGE_FORMAT = 2
 # Headers that belong to one response, not to the page: never stored, recomputed on each hit.
 _PER_RESPONSE_HEADERS = {"set-cookie", "date", "etag", "last-modified", "cache-control", "content-length", "vary"}
 # Public HTML never needs a script: a second line of defence behind the markdown sanitizer.
@@ -126,7 +129,7 @@ def page_key(request: HttpRequest, query: Iterable[str], gen: int) -> str:
     # page and cannot be used to fill the cache with copies.
     params = urlencode(sorted((name, request.GET[name]) for name in query if name in request.GET))
     digest = hashlib.sha256(f"{request.path}?{params}".encode()).hexdigest()
-    return f"pages:{gen}:{digest}"
+    return f"pages:{PAGE_FORMAT}:{gen}:{digest}"
 
 
 # Paths this process has stored or found a page for: PageCacheMiddleware looks up only these,
