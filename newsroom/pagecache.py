@@ -24,6 +24,7 @@ to it.
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -37,7 +38,11 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date, parse_http_date
+from redis.exceptions import RedisError
 
+# What the cache raises when its server cannot be reached (Redis in production; the local-memory
+# cache never does).
+CACHE_ERRORS = (RedisError, OSError)
 GENERATION_KEY = "pages:generation"
 # Part of every page's key: raised whenever CachedPage changes shape, so that a release never
 # answers with a page an older release stored (2: Content-Length and X-Frame-Options added).
@@ -51,6 +56,7 @@ CONTENT_SECURITY_POLICY = (
 )
 
 View = Callable[..., HttpResponseBase]
+logger = logging.getLogger(__name__)
 
 
 def generation() -> int:
@@ -66,7 +72,11 @@ def generation() -> int:
 
 def pages_changed() -> None:
     """Make every cached page stale. A fresh timestamp, not an increment, so a generation
-    number is never reused after the cache loses the key."""
+    number is never reused after the cache loses the key.
+
+    Raises when the cache cannot be reached: callers run it as a robust on-commit hook, so a
+    change still commits; pages a cache server kept through its outage then stay stale until
+    they expire (``PAGE_CACHE_SECONDS``)."""
     cache.set(GENERATION_KEY, time.time_ns(), timeout=None)
 
 
@@ -132,6 +142,27 @@ def page_key(request: HttpRequest, query: Iterable[str], gen: int) -> str:
     return f"pages:{PAGE_FORMAT}:{gen}:{digest}"
 
 
+def _look_up(request: HttpRequest, query: Iterable[str], *, store: bool = True) -> tuple[int, str | None, Any]:
+    """The generation, the page's key and the page stored under it (None: not stored).
+
+    No key when ``store`` is off, or when the cache cannot be reached: the page cache only
+    saves work, so with its server down pages are rendered anew, not refused.
+    """
+    try:
+        gen = generation()
+        if not store:
+            return gen, None, None
+        key = page_key(request, query, gen)
+        return gen, key, cache.get(key)
+    except CACHE_ERRORS as error:
+        _unavailable(error)
+        return time.time_ns(), None, None
+
+
+def _unavailable(error: Exception) -> None:
+    logger.warning("the page cache is unavailable, so pages are rendered anew: %r", error)
+
+
 # Paths this process has stored or found a page for: PageCacheMiddleware looks up only these,
 # so other requests (the admin, a 404, a view of another kind) pay nothing for it. A path
 # stays after its page goes stale; the lookup then misses and the view renders it again.
@@ -154,11 +185,10 @@ def public_page(view: View | None = None, *, query: Iterable[str] = (), store: b
     def decorator(func: View) -> View:
         @wraps(func)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            # The generation and key PageCacheMiddleware found no page for, if it looked: the
-            # same lookup again would only cost another round trip to the cache.
-            gen, missed = getattr(request, "page_cache_missed", None) or (generation(), None)
-            key = page_key(request, query, gen) if store else None
-            page = cache.get(key) if key and key != missed else None
+            # What PageCacheMiddleware found, if it looked (a miss: the same lookup again would
+            # only cost another round trip to the cache); else look now.
+            looked = getattr(request, "page_cache_lookup", None)
+            gen, key, page = (*looked, None) if looked else _look_up(request, query, store=store)
             if page is None:
                 response = func(request, *args, **kwargs)
                 if hasattr(response, "render") and not getattr(response, "is_rendered", True):
@@ -167,7 +197,10 @@ def public_page(view: View | None = None, *, query: Iterable[str] = (), store: b
                     return response
                 page = CachedPage.from_response(response, default_last_modified=gen // 1_000_000_000)
                 if key:
-                    cache.set(key, page, settings.PAGE_CACHE_SECONDS)
+                    try:
+                        cache.set(key, page, settings.PAGE_CACHE_SECONDS)
+                    except CACHE_ERRORS as error:
+                        _unavailable(error)
             if key:
                 _stored_paths.add(request.path)  # stored here, or by another process
             return page.respond(request)
@@ -190,12 +223,10 @@ class PageCacheMiddleware:
         if request.method in ("GET", "HEAD") and not request.META.get("QUERY_STRING") and request.path in _stored_paths:
             # The check CommonMiddleware would make: a Host outside ALLOWED_HOSTS gets a 400.
             request.get_host()
-            gen = generation()
-            key = page_key(request, (), gen)
-            page = cache.get(key)
+            gen, key, page = _look_up(request, ())
             if page is not None:
                 return page.respond(request)
-            request.page_cache_missed = (gen, key)
+            request.page_cache_lookup = (gen, key)
         if len(_stored_paths) > _STORED_PATHS_LIMIT:
             _stored_paths.clear()
         return self.get_response(request)

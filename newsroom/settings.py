@@ -31,6 +31,17 @@ def envint(name: str, default: str) -> int:
         raise ImproperlyConfigured(f"{name} must be an integer, not {value!r}") from None
 
 
+def envfloat(name: str, default: str) -> float:
+    value = os.getenv(name, default)
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not number > 0:  # NaN too
+        raise ImproperlyConfigured(f"{name} must be a positive number of seconds, not {value!r}")
+    return number
+
+
 def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
 
@@ -153,6 +164,12 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.getenv("CACHE_KEY_PREFIX", "newsroom"),
+            # Pages are rendered anew when the cache cannot be reached (newsroom.pagecache): an
+            # unreachable server must cost each request this long at most, not the OS's minutes.
+            "OPTIONS": {
+                "socket_connect_timeout": envfloat("CACHE_TIMEOUT_SECONDS", "0.5"),
+                "socket_timeout": envfloat("CACHE_TIMEOUT_SECONDS", "0.5"),
+            },
         }
     }
 else:

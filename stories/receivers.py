@@ -24,12 +24,13 @@ SHOWN_ON_PAGES = (Newsroom, Beat, Disclosure, ReuseTerms, RunGuide, SponsorAd, M
 
 # After commit: a page rendered between the bump and the commit would otherwise be stored
 # under the new generation with the old content. (Outside a transaction it runs at once.)
+# Robust: an unreachable cache is logged, and must not fail a change that has committed.
 def on_story_changed(sender: Any, story: Any, action: str, **kwargs: Any) -> None:
-    transaction.on_commit(pages_changed)
+    transaction.on_commit(pages_changed, robust=True)
 
 
 def on_shown_model_changed(sender: Any, **kwargs: Any) -> None:
-    transaction.on_commit(pages_changed)
+    transaction.on_commit(pages_changed, robust=True)
 
 
 def connect() -> None:

@@ -72,3 +72,10 @@ def test_postgresql_uses_prepared_statements_unless_told_not_to():
     url = "postgres://postgres@127.0.0.1:5432/newsroom"
     assert database_options(DATABASE_URL=url) == "{'server_side_binding': True, 'prepare_threshold': 5}"
     assert database_options(DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="false") == "{}"
+
+
+def test_a_cache_timeout_must_be_a_positive_number_of_seconds():
+    for value in ("soon", "0", "-1", "nan"):
+        result = manage("check", REDIS_URL="redis://127.0.0.1:6379/0", CACHE_TIMEOUT_SECONDS=value)
+        assert result.returncode != 0
+        assert f"CACHE_TIMEOUT_SECONDS must be a positive number of seconds, not {value!r}" in result.stderr

@@ -4,6 +4,7 @@ server; a story change empties the server's copies of every page that shows it."
 from __future__ import annotations
 
 import datetime as dt
+import socket
 import uuid
 
 import pytest
@@ -303,6 +304,37 @@ def test_editing_what_pages_show_besides_stories_refreshes_them(client, demo, dj
 
     assert "A retitled manifest" in client.get(TRAINING).content.decode()
     assert "Machine Intelligence" in client.get(NEWSROOM).content.decode()
+
+
+def unreachable_redis() -> str:
+    """The URL of a Redis that is not there: a port just found free, with nothing listening."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"redis://127.0.0.1:{port}/0"
+
+
+def test_pages_are_rendered_anew_while_the_cache_cannot_be_reached(
+    client, demo, admin_user, settings, caplog, django_capture_on_commit_callbacks
+):
+    client.get(TRAINING)  # stored while the cache was there: the middleware now looks it up
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": unreachable_redis(),
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+
+    by_middleware = queries_for(client, TRAINING)
+    by_view = queries_for(client, TRAINING + "?utm_source=feed")  # left to the view's wrapper
+    with django_capture_on_commit_callbacks(execute=True):  # commits; emptying the cache fails
+        correction = story_add_correction(story=demo["agent-training-stack"], text="Still shown.", user=admin_user)
+
+    assert by_middleware == by_view == STORY_PAGE_QUERIES  # rendered anew, from the database
+    assert Correction.objects.filter(pk=correction.pk).exists()
+    assert "Still shown." in client.get(TRAINING).content.decode()
+    assert "the page cache is unavailable, so pages are rendered anew" in caplog.text
 
 
 @pytest.mark.redis
