@@ -142,7 +142,9 @@ def page_key(request: HttpRequest, query: Iterable[str], gen: int) -> str:
     return f"pages:{PAGE_FORMAT}:{gen}:{digest}"
 
 
-def _look_up(request: HttpRequest, query: Iterable[str], *, store: bool = True) -> tuple[int, str | None, Any]:
+def _look_up(
+    request: HttpRequest, query: Iterable[str], *, store: bool = True
+) -> tuple[int, str | None, CachedPage | None]:
     """The generation, the page's key and the page stored under it (None: not stored).
 
     No key when ``store`` is off, or when the cache cannot be reached: the page cache only

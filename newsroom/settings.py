@@ -31,7 +31,7 @@ def envint(name: str, default: str) -> int:
         raise ImproperlyConfigured(f"{name} must be an integer, not {value!r}") from None
 
 
-def envfloat(name: str, default: str) -> float:
+def envseconds(name: str, default: str) -> float:
     value = os.getenv(name, default)
     try:
         number = float(value)
@@ -159,17 +159,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.getenv("REDIS_URL", "")
 if REDIS_URL:
+    # Pages are rendered anew when the cache cannot be reached (newsroom.pagecache): an
+    # unreachable server must cost each request this long at most, not the OS's minutes.
+    CACHE_TIMEOUT_SECONDS = envseconds("CACHE_TIMEOUT_SECONDS", "0.5")
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.getenv("CACHE_KEY_PREFIX", "newsroom"),
-            # Pages are rendered anew when the cache cannot be reached (newsroom.pagecache): an
-            # unreachable server must cost each request this long at most, not the OS's minutes.
-            "OPTIONS": {
-                "socket_connect_timeout": envfloat("CACHE_TIMEOUT_SECONDS", "0.5"),
-                "socket_timeout": envfloat("CACHE_TIMEOUT_SECONDS", "0.5"),
-            },
+            "OPTIONS": {"socket_connect_timeout": CACHE_TIMEOUT_SECONDS, "socket_timeout": CACHE_TIMEOUT_SECONDS},
         }
     }
 else:
