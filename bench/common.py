@@ -24,6 +24,11 @@ def postgres_available() -> bool:
     return result.returncode == 0
 
 
+def redis_available() -> bool:
+    result = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", "6379", "ping"], check=False, capture_output=True)
+    return result.returncode == 0 and result.stdout.strip() == b"PONG"
+
+
 def fresh_database_url(kind: str, name: str) -> str:
     """A new, empty database: a temporary SQLite file, or a PostgreSQL database made anew."""
     if kind == "sqlite":

@@ -4,12 +4,14 @@ rendered anew, against a plain "hello" Django view on the same server, in the sa
     .venv/bin/python bench/pages.py                    # defaults: 5 rounds of 3 s per target
     .venv/bin/python bench/pages.py --seconds 5 --rounds 5 --workers 2 --clients 2
     .venv/bin/python bench/pages.py --database postgres  # the same against PostgreSQL
+    .venv/bin/python bench/pages.py --database postgres --cache redis  # as deployed: Redis cache
 
 It makes a throwaway database (SQLite unless told otherwise), loads the demo (the two seeds,
 published) and starts two gunicorn servers on 127.0.0.1, each with the real settings and
 middleware, DEBUG off:
 
-- "cache on": the site as deployed on one machine (local-memory cache); the story page is
+- "cache on": the site as deployed on one machine (local-memory cache, or with ``--cache
+  redis`` the Redis at 127.0.0.1:6379, database 14, under a key prefix of its own); the story page is
   rendered once, then answered from the cache by ``PageCacheMiddleware``, right after
   SecurityMiddleware: unlike hello, a cached page skips the sessions, CSRF, auth and messages
   middleware and the URL resolver, which is why it can outrun hello.
@@ -54,6 +56,8 @@ STORY = "/stories/2026-10-16/agent-training-stack/"
 HELLO = "/__bench__/hello/"
 TARGETS = {"cached": 0.80, "uncached": 0.25}
 DATABASE_NAMES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
+CACHE_NAMES = {"locmem": "local-memory cache", "redis": "Redis cache"}
+REDIS_URL = "redis://127.0.0.1:6379/14"  # not CI's 15
 
 
 # --- The server side: imported by gunicorn as bench.pages --------------------------------------
@@ -197,6 +201,15 @@ def _environment(database_url: str) -> dict[str, str]:
     return env
 
 
+def _delete_keys(prefix: str) -> None:
+    import redis
+
+    server = redis.Redis.from_url(REDIS_URL)
+    keys = list(server.scan_iter(match=f"{prefix}:*"))
+    if keys:
+        server.delete(*keys)
+
+
 def _prepare_database(env: dict[str, str]) -> None:
     for command in (["migrate", "--no-input"], ["load_demo"]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=BASE_DIR, env=env, check=True, capture_output=True)
@@ -278,12 +291,10 @@ def _cpu(env: dict[str, str], cache: str, url_path: str, *, new_text: bool = Fal
     return float(result.stdout.strip().splitlines()[-1])
 
 
-def run(*, database: str, seconds: float, rounds: int, clients: int, workers: int, max_requests: int) -> dict[str, Any]:
-    sys.path.insert(0, str(BENCH_DIR))
-    from common import fresh_database_url
-
-    env = _environment(fresh_database_url(database, "pages"))
-    _prepare_database(env)
+def _rates(
+    env: dict[str, str], *, seconds: float, rounds: int, clients: int, workers: int, max_requests: int
+) -> dict[str, list[float]]:
+    """Requests per second of each target in each round, from two servers: cache on and off."""
     servers: dict[str, Server] = {}
     try:
         servers["on"] = Server(env, cache="on", workers=workers)
@@ -301,16 +312,36 @@ def run(*, database: str, seconds: float, rounds: int, clients: int, workers: in
             for name, (server, url_path) in plan.items():
                 rate = measure(server.port, url_path, seconds=seconds, clients=clients, max_requests=max_requests)
                 samples[name].append(rate)
+        return samples
     finally:
         for server in servers.values():
             server.stop()
 
-    cpu = {
-        "hello": _cpu(env, "on", HELLO),
-        "story cached": _cpu(env, "on", STORY),
-        "story uncached": _cpu(env, "off", STORY),
-        "story uncached, new text": _cpu(env, "off", STORY, new_text=True),
-    }
+
+def run(
+    *, database: str, cache: str, seconds: float, rounds: int, clients: int, workers: int, max_requests: int
+) -> dict[str, Any]:
+    sys.path.insert(0, str(BENCH_DIR))
+    from common import fresh_database_url
+
+    env = _environment(fresh_database_url(database, "pages"))
+    if cache == "redis":
+        # Its own key prefix: only these keys are deleted at the end (never FLUSHDB).
+        env |= {"REDIS_URL": REDIS_URL, "CACHE_KEY_PREFIX": f"bench-pages-{secrets.token_hex(6)}"}
+        env |= {"CELERY_TASK_ALWAYS_EAGER": "true"}
+    _prepare_database(env)
+    try:
+        load = {"seconds": seconds, "rounds": rounds, "clients": clients, "max_requests": max_requests}
+        samples = _rates(env, workers=workers, **load)
+        cpu = {
+            "hello": _cpu(env, "on", HELLO),
+            "story cached": _cpu(env, "on", STORY),
+            "story uncached": _cpu(env, "off", STORY),
+            "story uncached, new text": _cpu(env, "off", STORY, new_text=True),
+        }
+    finally:
+        if cache == "redis":
+            _delete_keys(env["CACHE_KEY_PREFIX"])
     rates = {name: statistics.median(values) for name, values in samples.items()}
     ratios = {
         "cached": rates["story cached"] / rates["hello (cache on)"],
@@ -319,7 +350,7 @@ def run(*, database: str, seconds: float, rounds: int, clients: int, workers: in
     print(
         f"pages  seed story {STORY}  gunicorn {workers} sync worker(s), {clients} client process(es), "
         f"{rounds} rounds x {seconds:g} s, {DATABASE_NAMES[database]} with persistent connections, "
-        "local-memory cache",
+        f"{CACHE_NAMES[cache]}",
         flush=True,
     )
     for name, rate in rates.items():
@@ -339,6 +370,7 @@ def run(*, database: str, seconds: float, rounds: int, clients: int, workers: in
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", choices=sorted(DATABASE_NAMES), default="sqlite", help="default sqlite")
+    parser.add_argument("--cache", choices=sorted(CACHE_NAMES), default="locmem", help="default locmem")
     parser.add_argument("--seconds", type=float, default=3.0, help="length of one timed run (default 3)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds over the four targets (default 5)")
     parser.add_argument("--clients", type=int, default=2, help="client processes (default 2)")
@@ -347,6 +379,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     return run(
         database=args.database,
+        cache=args.cache,
         seconds=args.seconds,
         rounds=args.rounds,
         clients=args.clients,

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import BASE_DIR, postgres_available
+from common import BASE_DIR, postgres_available, redis_available
 
 BENCH = BASE_DIR / "bench"
 DATABASES = ["sqlite", "postgres"] if postgres_available() else ["sqlite"]
@@ -41,7 +41,17 @@ SUITES: dict[str, list[tuple[str, list[str]]]] = {
             ["pages.py", "--database", db],
         )
         for db in DATABASES
-    ],
+    ]
+    + (
+        [
+            (
+                "story page vs hello view, postgres with the Redis cache, as deployed (no target: for comparison)",
+                ["pages.py", "--database", "postgres", "--cache", "redis"],
+            )
+        ]
+        if "postgres" in DATABASES and redis_available()
+        else []
+    ),
     "supported": [("paragraphs_supported on the labelled set (accuracy, false alarms < 5%)", ["supported_eval.py"])],
 }
 

@@ -164,7 +164,8 @@ if REDIS_URL:
     CACHE_TIMEOUT_SECONDS = envseconds("CACHE_TIMEOUT_SECONDS", "0.5")
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis backend, keeping one client per connection pool (see its module).
+            "BACKEND": "newsroom.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.getenv("CACHE_KEY_PREFIX", "newsroom"),
             "OPTIONS": {"socket_connect_timeout": CACHE_TIMEOUT_SECONDS, "socket_timeout": CACHE_TIMEOUT_SECONDS},

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.http import http_date
 
 from manifests.models import Manifest
+from newsroom.cache import RedisCache
 from newsroom.pagecache import GENERATION_KEY, generation, pages_changed
 from stories.models import Correction, Story
 from stories.services import story_add_correction, story_import_desk, story_retract
@@ -320,7 +321,7 @@ def test_pages_are_rendered_anew_while_the_cache_cannot_be_reached(
     client.get(TRAINING)  # stored while the cache was there: the middleware now looks it up
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "newsroom.cache.RedisCache",
             "LOCATION": unreachable_redis(),
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
@@ -337,6 +338,13 @@ def test_pages_are_rendered_anew_while_the_cache_cannot_be_reached(
     assert "the page cache is unavailable, so pages are rendered anew" in caplog.text
 
 
+def test_the_redis_cache_makes_one_client_per_connection_pool_not_one_per_call():
+    backend = RedisCache(unreachable_redis(), {})  # making a client connects to nothing yet
+
+    # Django's own backend makes a redis.Redis per call, at about 0.2 ms each with redis-py 8.
+    assert backend._cache.get_client("a") is backend._cache.get_client("b", write=True)
+
+
 @pytest.mark.redis
 def test_pages_are_kept_in_redis_and_refreshed_there_after_a_change(
     client, demo, settings, require_redis, django_assert_num_queries, django_capture_on_commit_callbacks
@@ -348,7 +356,7 @@ def test_pages_are_kept_in_redis_and_refreshed_there_after_a_change(
     prefix = f"site-test-{uuid.uuid4().hex}"
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "newsroom.cache.RedisCache",
             "LOCATION": require_redis,
             "KEY_PREFIX": prefix,
         }
