@@ -5,14 +5,16 @@ its bytes, headers, ETag and Last-Modified in the Django cache (local memory on 
 Redis in production); later requests are answered from there without touching the database,
 and conditional requests get a 304.
 
-Invalidation is one site-wide *generation*: every cache key includes it, and
-``pages_changed()`` replaces it whenever what readers may see changes (the stories room calls
-it on ``story_changed``). A story appears on its own page, its twins, the home page, its
-newsroom, beat and edition pages, the feeds, sitemaps, search and llms.txt; working out that
-set per change is where caches go wrong, while publishing is rare next to reading, so the
-whole site is re-rendered lazily after each change. Old entries are never read again and
-expire with ``PAGE_CACHE_SECONDS``, which also bounds anything that changes with time alone
-(a newly in-force site text).
+Invalidation is one site-wide *generation*: every stored page records the generation it was
+rendered in, and ``pages_changed()`` replaces the generation whenever what readers may see
+changes (the stories room calls it on ``story_changed``). A page from an older generation is
+a miss, and is replaced when rendered anew. A story appears on its own page, its twins, the
+home page, its newsroom, beat and edition pages, the feeds, sitemaps, search and llms.txt;
+working out that set per change is where caches go wrong, while publishing is rare next to
+reading, so the whole site is re-rendered lazily after each change. Entries expire with
+``PAGE_CACHE_SECONDS``, which also bounds anything that changes with time alone (a newly
+in-force site text). The generation and the page are read together, in one round trip to
+the cache (``get_many``: one MGET on Redis).
 
 ``PageCacheMiddleware`` answers a request for a stored page early, before the sessions, CSRF,
 users and messages middleware and the URL resolver run: none of them changes what a public
@@ -45,8 +47,9 @@ from redis.exceptions import RedisError
 CACHE_ERRORS = (RedisError, OSError)
 GENERATION_KEY = "pages:generation"
 # Part of every page's key: raised whenever CachedPage changes shape, so that a release never
-# answers with a page an older release stored (2: Content-Length and X-Frame-Options added).
-PAGE_FORMAT = 2
+# answers with a page an older release stored (2: Content-Length and X-Frame-Options added;
+# 3: the page records its generation, which left the key).
+PAGE_FORMAT = 3
 # Headers that belong to one response, not to the page: never stored, recomputed on each hit.
 _PER_RESPONSE_HEADERS = {"set-cookie", "date", "etag", "last-modified", "cache-control", "content-length", "vary"}
 # Public HTML never needs a script: a second line of defence behind the markdown sanitizer.
@@ -62,12 +65,14 @@ logger = logging.getLogger(__name__)
 def generation() -> int:
     """The current generation: nanoseconds since the epoch when public content last changed."""
     value = cache.get(GENERATION_KEY)
-    if value is None:
-        # First request after a flush or an eviction: start a new generation. ``add`` makes
-        # concurrent first requests agree on one value.
-        cache.add(GENERATION_KEY, time.time_ns(), timeout=None)
-        value = cache.get(GENERATION_KEY) or time.time_ns()  # a dummy cache keeps nothing
-    return value
+    return _new_generation() if value is None else value
+
+
+def _new_generation() -> int:
+    # First request after a flush or an eviction: start a new generation. ``add`` makes
+    # concurrent first requests agree on one value.
+    cache.add(GENERATION_KEY, time.time_ns(), timeout=None)
+    return cache.get(GENERATION_KEY) or time.time_ns()  # a dummy cache keeps nothing
 
 
 def pages_changed() -> None:
@@ -102,11 +107,13 @@ class CachedPage:
     headers: tuple[tuple[str, str], ...]
     etag: str
     last_modified: int
+    generation: int  # the one it was rendered in: in any other, it is stale
 
     @classmethod
-    def from_response(cls, response: HttpResponse, default_last_modified: int) -> CachedPage:
+    def from_response(cls, response: HttpResponse, gen: int) -> CachedPage:
         stamp = response.get("Last-Modified")
-        last_modified = parse_http_date(stamp) if stamp else default_last_modified
+        # A page that does not say when its content changed has changed with the generation.
+        last_modified = parse_http_date(stamp) if stamp else gen // 1_000_000_000
         # SHA-256 runs on the CPU's SHA extensions where there are any: half blake2b's time
         # for a 36 KB page here.
         etag = '"' + hashlib.sha256(response.content).hexdigest()[:32] + '"'
@@ -127,35 +134,38 @@ class CachedPage:
                 f"stale-if-error={settings.PAGE_S_MAXAGE}",
             ),
         ]
-        return cls(content=response.content, headers=tuple(headers), etag=etag, last_modified=last_modified)
+        return cls(response.content, tuple(headers), etag, last_modified, gen)
 
     def respond(self, request: HttpRequest) -> HttpResponseBase:
         response = HttpResponse(self.content, headers=dict(self.headers))
         return get_conditional_response(request, etag=self.etag, last_modified=self.last_modified, response=response)
 
 
-def page_key(request: HttpRequest, query: Iterable[str], gen: int) -> str:
+def page_key(request: HttpRequest, query: Iterable[str]) -> str:
     # Only the parameters a view reads take part in the key, so ?utm_source=... shares the
     # page and cannot be used to fill the cache with copies.
     params = urlencode(sorted((name, request.GET[name]) for name in query if name in request.GET))
     digest = hashlib.sha256(f"{request.path}?{params}".encode()).hexdigest()
-    return f"pages:{PAGE_FORMAT}:{gen}:{digest}"
+    return f"pages:{PAGE_FORMAT}:{digest}"
 
 
 def _look_up(
     request: HttpRequest, query: Iterable[str], *, store: bool = True
 ) -> tuple[int, str | None, CachedPage | None]:
-    """The generation, the page's key and the page stored under it (None: not stored).
+    """The generation, the page's key and the page stored under it (None: not stored, or
+    stored in an older generation).
 
     No key when ``store`` is off, or when the cache cannot be reached: the page cache only
     saves work, so with its server down pages are rendered anew, not refused.
     """
     try:
-        gen = generation()
         if not store:
-            return gen, None, None
-        key = page_key(request, query, gen)
-        return gen, key, cache.get(key)
+            return generation(), None, None
+        key = page_key(request, query)
+        found = cache.get_many([GENERATION_KEY, key])
+        gen = found.get(GENERATION_KEY) or _new_generation()
+        page = found.get(key)
+        return gen, key, page if page is not None and page.generation == gen else None
     except CACHE_ERRORS as error:
         _unavailable(error)
         return time.time_ns(), None, None
@@ -197,7 +207,7 @@ def public_page(view: View | None = None, *, query: Iterable[str] = (), store: b
                     response = response.render()  # TemplateResponse, e.g. from the sitemap view
                 if response.status_code != 200 or response.streaming or "private" in response.get("Cache-Control", ""):
                     return response
-                page = CachedPage.from_response(response, default_last_modified=gen // 1_000_000_000)
+                page = CachedPage.from_response(response, gen)
                 if key:
                     try:
                         cache.set(key, page, settings.PAGE_CACHE_SECONDS)

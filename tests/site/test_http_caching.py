@@ -10,13 +10,14 @@ import uuid
 import pytest
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
+from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.http import http_date
 
 from manifests.models import Manifest
 from newsroom.cache import RedisCache
-from newsroom.pagecache import GENERATION_KEY, generation, pages_changed
+from newsroom.pagecache import GENERATION_KEY, page_key, pages_changed
 from stories.models import Correction, Story
 from stories.services import story_add_correction, story_import_desk, story_retract
 from stories.signals import story_changed
@@ -185,26 +186,56 @@ def test_a_page_from_the_cache_still_refuses_what_the_site_refuses(client, demo)
 
 
 class CountingCache(LocMemCache):
-    """A real local-memory cache that also keeps the keys it was asked for."""
+    """A real local-memory cache that also keeps what it was asked for: the keys of each
+    lookup, one list per round trip that a cache over the network would make."""
 
-    asked: list[str] = []
+    asked: list[list[str]] = []
+    _within_get_many = False
 
     def get(self, key, default=None, version=None):
-        self.asked.append(key)
+        if not self._within_get_many:
+            self.asked.append([key])
         return super().get(key, default, version)
 
+    def get_many(self, keys, version=None):
+        self.asked.append(list(keys))
+        self._within_get_many = True
+        try:
+            return super().get_many(keys, version)
+        finally:
+            self._within_get_many = False
 
-def test_a_page_gone_stale_is_looked_up_once_before_it_is_rendered_anew(client, demo, settings):
+
+def counting_cache(settings) -> type[CountingCache]:
     settings.CACHES = {"default": {"BACKEND": f"{__name__}.CountingCache", "LOCATION": uuid.uuid4().hex}}
-    client.get(TRAINING)  # stored: from now on the middleware looks this path up
-    pages_changed()
     CountingCache.asked = []
+    return CountingCache
+
+
+def test_a_page_is_looked_up_in_one_round_trip_to_the_cache(client, demo, settings):
+    asked = counting_cache(settings).asked
+    client.get(TRAINING)  # stored: from now on the middleware looks this path up
+    asked.clear()
 
     assert client.get(TRAINING).status_code == 200
 
-    # The middleware's generation and page lookups; the view's wrapper reuses what they found.
-    assert CountingCache.asked[0] == GENERATION_KEY
-    assert [key.split(":")[2] for key in CountingCache.asked[1:]] == [str(generation())]
+    # The generation and the page together (one MGET on Redis), by the middleware.
+    assert asked == [[GENERATION_KEY, page_key(RequestFactory().get(TRAINING), ())]]
+
+
+def test_a_page_gone_stale_is_looked_up_once_before_it_is_rendered_anew(client, demo, settings):
+    asked = counting_cache(settings).asked
+    client.get(TRAINING)
+    pages_changed()
+    asked.clear()
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(TRAINING).status_code == 200
+
+    # The stored page is of the previous generation: a miss, rendered anew, and the view's
+    # wrapper reuses the middleware's lookup rather than asking again.
+    assert len(queries) == STORY_PAGE_QUERIES
+    assert asked == [[GENERATION_KEY, page_key(RequestFactory().get(TRAINING), ())]]
 
 
 def test_query_parameters_a_page_does_not_read_share_its_cached_copy(client, demo, django_assert_num_queries):
