@@ -16,7 +16,7 @@ middleware, DEBUG off:
   SecurityMiddleware: unlike hello, a cached page skips the sessions, CSRF, auth and messages
   middleware and the URL resolver, which is why it can outrun hello.
 - "cache off": the same site with Django's dummy cache, so every request misses the page
-  cache and renders the page from the database (2 queries, templates). Paragraph markdown
+  cache and renders the page from the database (1 query, templates). Paragraph markdown
   comes from its per-process memo (``stories.markup.render_markdown``, a pure function of the
   text), as it does in production for every render but the first of a paragraph's text; the
   CPU lines also give the cost of a render with the memo empty, as for a story never shown.

@@ -151,7 +151,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbo
     "DATABASE_PREPARED_STATEMENTS", "true"
 ):
     # Server-side binding lets psycopg prepare a statement after its fifth run, so PostgreSQL
-    # stops planning it anew each time: the story page's two statements took longer to plan
+    # stops planning it anew each time: the story page's statements took longer to plan
     # than to run. Django leaves this off for transaction-mode poolers that lose prepared
     # statements between transactions (PgBouncer before 1.21): set this to false behind one.
     DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}

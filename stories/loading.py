@@ -1,14 +1,14 @@
 """A story with all its parts, its cited manifests and their claims, for the public pages,
 fast enough for a story page rendered anew to stay within a few times a bare Django view.
 
-Two statements, whatever the story's size: the story row with what it brings along (found by
-its slug), then every part, the cited manifests and their claims in one statement that gives
-one JSON array per kind of row, built by the database. On SQLite that costs about what ten
-separate statements did (the database builds JSON instead of Python handling ten results); on
-PostgreSQL each statement saved is a round trip and a query plan.
+One statement, whatever the story's size: the story row with what it brings along, every
+part, the cited manifests and their claims, each as one JSON array built by the database, all
+found by the story's address (its dateline and slug). On SQLite that costs about what a
+dozen separate statements did (the database builds JSON instead of Python handling a dozen
+results); on PostgreSQL each statement saved is a round trip and a query plan.
 
-Each statement is built by the ORM once per database connection, from the models (so the SQL
-follows the schema), with the story's slug or id as its one parameter: building a query costs
+The statement is built by the ORM once per database connection, from the models (so the SQL
+follows the schema), with the dateline and the slug as its parameters: building a query costs
 the ORM far more than running it (about a millisecond against a tenth of one on SQLite).
 
 A request only runs the SQL, converts the values (``_json_converter``, per field type and
@@ -17,8 +17,9 @@ cache, so ``story.cites.all()`` and everything built on it (``StoryView``, ``exp
 see exactly what ``Story.objects.with_parts()`` gives, in the models' ordering.
 
 Which story a reader may see is still the model's rule (``Story.is_public``, the row-level
-twin of ``Story.objects.published()``); the loader fetches the story at the address and the
-caller decides.
+twin of ``Story.objects.published()``); the loader fetches the story at the address, whatever
+its status, and the caller decides (a draft's parts are read for nothing then, but only an
+editor's preview or a 404 pays for that).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import F, Model, QuerySet, signals
+from django.db.models import F, JSONField, Model, QuerySet, signals
 from django.db.models.base import ModelState
 
 from manifests.models import Claim, Manifest
@@ -53,46 +54,28 @@ PARTS: dict[str, type[Model]] = {
 }
 # What the story row brings along, as with_parts()'s select_related does.
 STORY_RELATIONS = ("newsroom", "beat", "edition", "disclosure", "reuse_terms", "run_guide", "sponsor")
-# Stand-ins for the one parameter while the ORM builds a query; never sent to the database.
-SLUG, STORY_ID = "\x00slug", -7_000_000_007
+# Stand-ins for the parameters while the ORM builds a query; never sent to the database.
+SLUG, DATELINE = "\x00slug", date(1, 1, 7)
+# The name of each stand-in's parameter in the SQL, by the stand-in as the ORM passes it on
+# (a date goes to SQLite as text).
+_PARAMETER_NAMES = {SLUG: "slug", DATELINE: "dateline", DATELINE.isoformat(): "dateline"}
 
 
-@dataclass(frozen=True)
-class _Prepared:
-    """A query's SQL and its result converters, ready to run with one parameter."""
-
-    sql: str  # with its parameter named %(value)s
-    compiler: Any
-    converters: dict[int, Any]
-    columns: list[str]
-
-    @classmethod
-    def of(cls, queryset: QuerySet, wrapper: Any) -> _Prepared:
-        compiler = queryset.query.get_compiler(connection=wrapper)
-        sql = _with_named_parameter(compiler)
-        expressions = [column for column, _, _ in compiler.select]
-        return cls(sql, compiler, compiler.get_converters(expressions), list(queryset.query.values_select))
-
-    def rows(self, cursor: Any, value: Any) -> list[Any]:
-        cursor.execute(self.sql, {"value": value})
-        rows = cursor.fetchall()
-        if self.converters:
-            rows = list(self.compiler.apply_converters(rows, self.converters))
-        return rows
-
-
-def _with_named_parameter(compiler: Any) -> str:
-    """The compiler's SQL, with its one parameter (a stand-in) named ``%(value)s``."""
+def _with_named_parameters(compiler: Any) -> str:
+    """The compiler's SQL, with each parameter (a stand-in) named ``%(slug)s`` or
+    ``%(dateline)s``."""
     sql, params = compiler.as_sql()
-    if not params or any(param not in (SLUG, STORY_ID) for param in params):
-        raise ValueError(f"a prepared query takes the story's slug or id alone, not {params!r}")
-    # A named parameter: the SQLite backend turns a positional "%s" into "?" with a regular
+    names = [_PARAMETER_NAMES.get(param) for param in params]
+    if not params or None in names:
+        raise ValueError(f"a prepared query takes the story's dateline and slug alone, not {params!r}")
+    # Named parameters: the SQLite backend turns a positional "%s" into "?" with a regular
     # expression run over the whole statement on every execute (a tenth of a millisecond
-    # for the story's, which names every column of seven tables), a named one with a plain
+    # for the story's, which names every column of seven tables), named ones with a plain
     # % format. PostgreSQL takes either as it is, and a name may be used more than once.
     if "%" in sql.replace("%s", ""):
-        raise ValueError("a prepared query may hold no other % than its parameter")
-    return sql.replace("%s", "%(value)s")
+        raise ValueError("a prepared query may hold no other % than its parameters")
+    first, *rest = sql.split("%s")
+    return first + "".join(f"%({name})s{piece}" for name, piece in zip(names, rest, strict=True))
 
 
 @cache
@@ -100,12 +83,18 @@ def _attnames(model: type[Model]) -> tuple[str, ...]:
     return tuple(field.attname for field in model._meta.concrete_fields)
 
 
-def _story_query() -> QuerySet:
-    columns = list(_attnames(Story))
+def _story_fields() -> list[tuple[str, Any]]:
+    """The columns of the story's row, each with its field: the story's own, then those of each
+    of ``STORY_RELATIONS`` (as ``relation__attname``)."""
+    fields = [(field.attname, field) for field in Story._meta.concrete_fields]
     for relation in STORY_RELATIONS:
         related = Story._meta.get_field(relation).related_model
-        columns += [f"{relation}__{name}" for name in _attnames(related)]
-    return Story.objects.filter(slug=SLUG).order_by().values_list(*columns)
+        fields += [(f"{relation}__{field.attname}", field) for field in related._meta.concrete_fields]
+    return fields
+
+
+def _at_the_address(model: type[Model]) -> QuerySet:
+    return model.objects.filter(story__dateline=DATELINE, story__slug=SLUG)
 
 
 # --- Every part in one statement ---------------------------------------------------------------
@@ -122,10 +111,23 @@ def _json_rows(queryset: QuerySet, fields: Sequence[str], ordering: Sequence[str
 
 def _gathered(queryset: QuerySet, wrapper: Any) -> str:
     """A scalar subquery giving the rows of ``_json_rows(...)`` as one JSON array of arrays."""
-    names = list(queryset.query.annotation_select)
-    inner = _with_named_parameter(queryset.query.get_compiler(connection=wrapper))
+    annotations = queryset.query.annotation_select
+    inner = _with_named_parameters(queryset.query.get_compiler(connection=wrapper))
     quote = wrapper.ops.quote_name
-    values = ", ".join(f"part.{quote(name)}" for name in names)
+
+    def value(name: str) -> str:
+        column = f"part.{quote(name)}"
+        # SQLite keeps JSON as text, which json_array() would keep as a string for Python to
+        # decode once more per row; json() nests it instead. PostgreSQL nests it as it is.
+        if wrapper.vendor == "sqlite" and isinstance(annotations[name].output_field, JSONField):
+            return f"json({column})"
+        return column
+
+    values = ", ".join(value(name) for name in annotations)
+    if wrapper.vendor == "postgresql" and len(annotations) > 100:
+        # PostgreSQL's limit on a function's arguments (FUNC_MAX_ARGS): the story's row with
+        # what it brings along is 75 columns today.
+        raise NotImplementedError(f"json_build_array takes at most 100 values, not {len(annotations)}")
     if wrapper.vendor == "postgresql":
         gather = f"json_agg(json_build_array({values}))"
     elif wrapper.vendor == "sqlite":
@@ -135,13 +137,16 @@ def _gathered(queryset: QuerySet, wrapper: Any) -> str:
     return f"(SELECT {gather} FROM ({inner}) part)"
 
 
-def _part_queries() -> dict[str, QuerySet]:
-    """The rows the page needs besides the story's: each part, in its model's ordering; every
-    manifest the story cites; and every claim of those manifests, which the page picks by
-    (manifest, claim) pair, so that a claim id cited with the wrong manifest shows no text."""
-    cited = Cite.objects.filter(story_id=STORY_ID).values("manifest_id")
-    queries = {
-        name: _json_rows(model.objects.filter(story_id=STORY_ID), _attnames(model), model._meta.ordering)
+def _row_queries() -> dict[str, QuerySet]:
+    """The rows the page needs: the story's with what it brings along; each part, in its
+    model's ordering; every manifest the story cites; and every claim of those manifests, which
+    the page picks by (manifest, claim) pair, so that a claim id cited with the wrong manifest
+    shows no text."""
+    story = Story.objects.filter(dateline=DATELINE, slug=SLUG)
+    queries = {"story": _json_rows(story, [name for name, _ in _story_fields()])}
+    cited = _at_the_address(Cite).values("manifest_id")
+    queries |= {
+        name: _json_rows(_at_the_address(model), _attnames(model), model._meta.ordering)
         for name, model in PARTS.items()
     }
     queries["manifests"] = _json_rows(Manifest.objects.filter(manifest_id__in=cited), _attnames(Manifest))
@@ -152,14 +157,14 @@ def _part_queries() -> dict[str, QuerySet]:
 
 
 @dataclass(frozen=True)
-class _PartsStatement:
+class _RowsStatement:
     """One SELECT of scalar subqueries, one per name, each giving a JSON array of rows."""
 
     sql: str
     names: tuple[str, ...]
 
-    def run(self, cursor: Any, story_id: int) -> dict[str, list[list[Any]]]:
-        cursor.execute(self.sql, {"value": story_id})
+    def run(self, cursor: Any, parameters: dict[str, Any]) -> dict[str, list[list[Any]]]:
+        cursor.execute(self.sql, parameters)
         [row] = cursor.fetchall()
         # SQLite gives JSON as text; PostgreSQL's json_agg comes decoded, and NULL for no rows.
         return {
@@ -181,8 +186,7 @@ def _json_converter(field: Any, vendor: str) -> Callable[[Any], Any] | None:
         # SQLite keeps naive UTC text; PostgreSQL writes the offset (its session is in UTC).
         return _nullable(_aware_datetime)
     if kind == "JSONField":
-        # SQLite stores JSON as text, which json_array() keeps as a string; PostgreSQL nests it.
-        return _nullable(json.loads) if vendor == "sqlite" else None
+        return None  # nested in the array (see _gathered)
     raise NotImplementedError(f"the story loader cannot read a {kind} ({field}) back from JSON")
 
 
@@ -193,6 +197,7 @@ _PLAIN_JSON_TYPES = {
     "CharField",
     "ForeignKey",
     "IntegerField",
+    "PositiveBigIntegerField",
     "PositiveIntegerField",
     "PositiveSmallIntegerField",
     "SlugField",
@@ -211,6 +216,12 @@ def _aware_datetime(value: str) -> datetime:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
+def _converters(fields: Sequence[Any], vendor: str) -> tuple[tuple[int, Callable[[Any], Any]], ...]:
+    """The converter of each column, of these fields, that needs one, by its place."""
+    converters = [_json_converter(field, vendor) for field in fields]
+    return tuple((index, convert) for index, convert in enumerate(converters) if convert)
+
+
 @dataclass(frozen=True)
 class _JsonRows:
     """How one model's rows, read back from JSON, become instances: the converter of each
@@ -223,12 +234,8 @@ class _JsonRows:
 
     @classmethod
     def of(cls, model: type[Model], vendor: str, *, ordered: bool) -> _JsonRows:
-        converters = [_json_converter(field, vendor) for field in model._meta.concrete_fields]
-        return cls(
-            model,
-            tuple((index, convert) for index, convert in enumerate(converters) if convert),
-            tuple(model._meta.ordering) if ordered else (),
-        )
+        ordering = tuple(model._meta.ordering) if ordered else ()
+        return cls(model, _converters(model._meta.concrete_fields, vendor), ordering)
 
     def instances(self, rows: list[list[Any]]) -> list[Any]:
         columns = _attnames(self.model)
@@ -247,25 +254,25 @@ class _JsonRows:
 
 @dataclass(frozen=True)
 class _Statements:
-    story: _Prepared
-    parts: _PartsStatement  # every part and manifest, and the claims' texts
-    parts_without_claims: _PartsStatement
+    every: _RowsStatement  # the story, every part and manifest, and the claims' texts
+    without_claims: _RowsStatement
+    story_converters: tuple[tuple[int, Callable[[Any], Any]], ...]
     readers: dict[str, _JsonRows]  # by the name of the rows: each part, and the manifests
 
 
 def _prepare(wrapper: Any) -> _Statements:
-    subqueries = {name: _gathered(queryset, wrapper) for name, queryset in _part_queries().items()}
+    subqueries = {name: _gathered(queryset, wrapper) for name, queryset in _row_queries().items()}
 
-    def statement(names: list[str]) -> _PartsStatement:
-        return _PartsStatement("SELECT " + ", ".join(subqueries[name] for name in names), tuple(names))
+    def statement(names: list[str]) -> _RowsStatement:
+        return _RowsStatement("SELECT " + ", ".join(subqueries[name] for name in names), tuple(names))
 
     every = list(subqueries)
     readers = {name: _JsonRows.of(model, wrapper.vendor, ordered=True) for name, model in PARTS.items()}
     readers["manifests"] = _JsonRows.of(Manifest, wrapper.vendor, ordered=False)
     return _Statements(
-        story=_Prepared.of(_story_query(), wrapper),
-        parts=statement(every),
-        parts_without_claims=statement([name for name in every if name != "claims"]),
+        every=statement(every),
+        without_claims=statement([name for name in every if name != "claims"]),
+        story_converters=_converters([field for _, field in _story_fields()], wrapper.vendor),
         readers=readers,
     )
 
@@ -284,7 +291,10 @@ def _statements() -> _Statements:
 
 
 def _instances(model: type[Model], columns: Sequence[str], rows: list[Any]) -> list[Any]:
-    if signals.pre_init.has_listeners(model) or signals.post_init.has_listeners(model):
+    # Asking each model for its receivers costs more than reading the rows of most parts;
+    # usually no model has any.
+    any_receivers = signals.pre_init.receivers or signals.post_init.receivers
+    if any_receivers and (signals.pre_init.has_listeners(model) or signals.post_init.has_listeners(model)):
         return [model.from_db(DEFAULT_DB_ALIAS, columns, row) for row in rows]
     # What from_db makes of a full row (every concrete field, in order), without the per-field
     # setattr of Model.__init__: a third of the loader's time for a story's fifty-odd parts.
@@ -323,22 +333,22 @@ class LoadedStory:
     claim_texts: dict[tuple[str, str], str]
 
 
-def find_story(*, dateline: date, slug: str) -> Story | None:
+def load_story(*, dateline: date, slug: str, claims: bool = True) -> LoadedStory | None:
     """The story at /stories/<dateline>/<slug>/, whatever its status, with its newsroom, beat,
-    edition and pinned site texts: one query."""
-    statement = _statements().story
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        stories = [_story_from_row(row) for row in statement.rows(cursor, slug)]
-    return next((story for story in stories if story.dateline == dateline), None)
-
-
-def load_parts(story: Story, *, claims: bool = True) -> LoadedStory:
-    """Every part of the story, its cited manifests and (when asked) their claims' texts:
-    one query, whatever the story's size."""
+    edition and pinned site texts, every part, its cited manifests and (when asked) their
+    claims' texts; None when there is none. One query, whatever the story's size."""
     statements = _statements()
-    statement = statements.parts if claims else statements.parts_without_claims
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        rows = statement.run(cursor, story.pk)
+    statement = statements.every if claims else statements.without_claims
+    wrapper = connections[DEFAULT_DB_ALIAS]
+    parameters = {"slug": slug, "dateline": wrapper.ops.adapt_datefield_value(dateline)}
+    with wrapper.cursor() as cursor:
+        rows = statement.run(cursor, parameters)
+    if not rows["story"]:
+        return None
+    [row] = rows["story"]  # (dateline, slug) is unique
+    for index, convert in statements.story_converters:
+        row[index] = convert(row[index])
+    story = _story_from_row(row)
     readers = statements.readers
     story._prefetched_objects_cache = {name: readers[name].instances(rows[name]) for name in PARTS}
     manifests = {m.manifest_id: m for m in readers["manifests"].instances(rows["manifests"])}

@@ -108,9 +108,6 @@ class Story(models.Model):
         ]
         indexes = [
             models.Index(fields=["status", "-published_at"], name="story_status_published"),
-            # The story page finds its story by slug first (its prepared query has one parameter)
-            # and then checks the date; without this, that is a scan of every story.
-            models.Index(fields=["slug"], name="story_slug"),
         ]
 
     def __str__(self) -> str:

@@ -23,7 +23,7 @@ from newsroom.pagecache import last_modified, private_response, public_page
 
 from . import desk, pages
 from .jinja import page_template
-from .loading import LoadedStory, find_story, load_parts
+from .loading import LoadedStory, load_story
 from .models import Story
 from .search import clean_query, search_stories
 from .sitemaps import NEWS_SITEMAPS, SITEMAPS
@@ -42,9 +42,10 @@ def _find_story(request: HttpRequest, day: str, slug: str, *, claims: bool = Tru
         dateline = date.fromisoformat(day)
     except ValueError:
         raise Http404("No such date") from None
-    story = find_story(dateline=dateline, slug=slug)
-    if story is None:
+    loaded = load_story(dateline=dateline, slug=slug, claims=claims)
+    if loaded is None:
         raise Http404("No story at this address")
+    story = loaded.story
     preview = not story.is_public
     # Only now, for a story readers may not see, look at the session: published pages never
     # depend on who asks, which is what lets them be cached for everyone.
@@ -52,7 +53,7 @@ def _find_story(request: HttpRequest, day: str, slug: str, *, claims: bool = Tru
         if story.status == Story.Status.RETRACTED:
             raise StoryWithdrawn
         raise Http404("No published story at this address")
-    return load_parts(story, claims=claims), preview
+    return loaded, preview
 
 
 def _story_response(

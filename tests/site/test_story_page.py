@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from manifests.models import Claim
 from newsroom.pagecache import pages_changed
-from stories.loading import find_story, load_parts
+from stories.loading import load_story
 from stories.models import Correction
 from stories.pages import StoryPage
 
@@ -241,7 +241,7 @@ def test_a_newsroom_can_give_its_stories_their_own_template(client, demo, settin
 
 def test_a_rendered_story_page_is_freed_as_soon_as_it_is_dropped(demo):
     story = demo["agent-training-stack"]
-    page = StoryPage(load_parts(find_story(dateline=story.dateline, slug=story.slug)))
+    page = StoryPage(load_story(dateline=story.dateline, slug=story.slug))
     assert "Key facts" in page.html.key_facts  # the blocks are built, and point back at the page
     gone = weakref.ref(page)
 
