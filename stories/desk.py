@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, date, datetime
 from functools import cache
 from pathlib import Path
@@ -276,24 +276,30 @@ def format_utc(value: datetime) -> str:
 
 
 class StoryView:
-    """A story's parts arranged as desk/1 sees them; built from a ``with_parts()`` story."""
+    """A story's parts arranged as desk/1 sees them; built from a ``with_parts()`` story, or
+    from the parts the caller already holds (``parts``, by the name of their relation: those of
+    ``stories.loading``)."""
 
-    def __init__(self, story: Story):
+    def __init__(self, story: Story, parts: Mapping[str, Iterable[Any]] | None = None):
         self.story = story
+
+        def all_of(name: str) -> Iterable[Any]:
+            return parts[name] if parts is not None else getattr(story, name).all()
+
         cites_by_fact: dict[int, list[Cite]] = defaultdict(list)
         cites_by_paragraph: dict[int, list[Cite]] = defaultdict(list)
-        for cite in story.cites.all():
+        for cite in all_of("cites"):
             if cite.key_fact_id:
                 cites_by_fact[cite.key_fact_id].append(cite)
             else:
                 cites_by_paragraph[cite.paragraph_id].append(cite)
-        self.key_facts = [(fact, cites_by_fact[fact.pk]) for fact in story.key_facts.all()]
+        self.key_facts = [(fact, cites_by_fact[fact.pk]) for fact in all_of("key_facts")]
         paragraphs_by_section = defaultdict(list)
-        for paragraph in story.paragraphs.all():
+        for paragraph in all_of("paragraphs"):
             paragraphs_by_section[paragraph.section_id].append((paragraph, cites_by_paragraph[paragraph.pk]))
-        self.sections = [(section, paragraphs_by_section[section.pk]) for section in story.sections.all()]
+        self.sections = [(section, paragraphs_by_section[section.pk]) for section in all_of("sections")]
         self.lists: dict[str, list[str]] = defaultdict(list)
-        for item in story.list_items.all():
+        for item in all_of("list_items"):
             self.lists[item.kind].append(item.text)
 
     def all_cites(self) -> Iterator[Cite]:

@@ -104,7 +104,7 @@ class LedgerEntry(NamedTuple):
 
 
 class StoryPage:
-    """A story with its parts (``stories.loading.load_parts``) arranged for its page and its
+    """A story with its parts (``stories.loading.load_story``) arranged for its page and its
     Markdown twin. Runs no query for a published story (a preview may look up the site texts
     in force)."""
 
@@ -112,7 +112,8 @@ class StoryPage:
         story = loaded.story
         self.story = story
         self.preview = preview
-        view = desk.StoryView(story)
+        parts = loaded.parts
+        view = desk.StoryView(story, parts)
         cited = view.cited_manifest_ids()
         self.cited_manifest_ids = cited
         manifests = loaded.manifests
@@ -122,11 +123,9 @@ class StoryPage:
         def links(cites: list[Cite]) -> list[CiteLink]:
             return [
                 CiteLink(
-                    manifest_id=cite.manifest_id,
-                    number=numbers[cite.manifest_id],
-                    claims=[
-                        CitedClaim(claim_id, texts.get((cite.manifest_id, claim_id))) for claim_id in cite.claim_ids
-                    ],
+                    cite.manifest_id,
+                    numbers[cite.manifest_id],
+                    [CitedClaim(claim_id, texts.get((cite.manifest_id, claim_id))) for claim_id in cite.claim_ids],
                 )
                 for cite in cites
             ]
@@ -148,9 +147,9 @@ class StoryPage:
         ]
         self.unresolved = view.lists[ListItem.Kind.UNRESOLVED]
         self.decision_card = [(kind.label, view.lists[kind]) for kind in desk.DECISION_CARD_KINDS if view.lists[kind]]
-        self.corrections: list[Correction] = list(story.corrections.all())
-        self.related: list[RelatedLink] = list(story.related_links.all())
-        self.images: list[Image] = list(story.images.all())
+        self.corrections: list[Correction] = list(parts["corrections"])
+        self.related: list[RelatedLink] = list(parts["related_links"])
+        self.images: list[Image] = list(parts["images"])
         self.publishers = sorted({entry.manifest.source_name for entry in self.ledger if entry.manifest})
 
         site_texts = desk.site_texts(story)

@@ -177,11 +177,11 @@ class StoryHtml:
                 )
             else:
                 title = escape(manifest.title)
-                if entry.source_href:
-                    title = f'<a href="{escape(entry.source_href)}" rel="nofollow noopener">{title}</a>'
+                if href := entry.source_href:
+                    title = f'<a href="{escape(href)}" rel="nofollow noopener">{title}</a>'
                 meta = escape(manifest.source_name)
-                if entry.date_iso:
-                    meta += f' &middot; <time datetime="{entry.date_iso}">{entry.date_text}</time>'
+                if date_iso := entry.date_iso:
+                    meta += f' &middot; <time datetime="{date_iso}">{entry.date_text}</time>'
                 meta += f' &middot; manifest <code class="id">{escape(entry.manifest_id)}</code>'
                 if manifest.is_illustrative:
                     meta += " &middot; <em>illustrative demo claims</em>"
