@@ -253,3 +253,32 @@ def test_a_rendered_story_page_is_freed_as_soon_as_it_is_dropped(demo):
         assert gone() is None
     finally:
         gc.enable()
+
+
+def test_every_page_carries_the_same_site_header_and_footer_whichever_engine_renders_it(client, demo):
+    # The story page is a Jinja2 template and the home page a Django one; both take the frame
+    # rendered once per process (newsroom.context_processors).
+    story_page, home = (parse(client.get(path).content.decode()) for path in (TRAINING, "/"))
+
+    for landmark in ("header", "footer"):
+        frame = f"site-{landmark}"
+        assert story_page.find(landmark, class_=frame).text == home.find(landmark, class_=frame).text
+    header, footer = story_page.find("header", class_="site-header"), story_page.find("footer", class_="site-footer")
+    assert [link.attrs["href"] for link in header.find_all("a")] == ["/", "/", "/search/", "/terms/reuse/"]
+    assert [link.attrs["href"] for link in footer.find_all("a")] == [
+        "/rss.xml",
+        "/atom.xml",
+        "/sitemap.xml",
+        "/llms.txt",
+        "/terms/reuse/",
+    ]
+
+
+def test_the_site_frame_follows_the_site_name(client, demo, settings):
+    settings.SITE_NAME = "The Other Desk"
+
+    page = parse(client.get(TRAINING).content.decode())
+
+    assert page.find("a", class_="site-name").text == "The Other Desk"
+    assert page.find("footer", class_="site-footer").text.startswith("The Other Desk:")
+    assert page.find("link", type="application/rss+xml").attrs["title"] == "The Other Desk: latest stories (RSS)"
