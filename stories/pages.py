@@ -20,7 +20,7 @@ from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, 
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from manifests.models import Manifest
 from newsroom.models import Disclosure, ReuseTerms, RunGuide, SponsorAd
@@ -273,14 +273,12 @@ def _citation(entry: LedgerEntry) -> dict[str, Any]:
     return citation
 
 
-# In a <script> element only "</script" and "<!--" can end or bend the data early; escaping
-# these three characters as JSON \u escapes rules both out whatever a writer typed.
-_SCRIPT_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
-
-
 def json_for_script(data: Any) -> SafeString:
     """JSON that is safe inside ``<script type="application/ld+json">``."""
-    return mark_safe(json.dumps(data, ensure_ascii=False).translate(_SCRIPT_ESCAPES))
+    # In a <script> element only "</script" and "<!--" can end or bend the data early; escaping
+    # these three characters as JSON \u escapes rules both out whatever a writer typed.
+    text = json.dumps(data, ensure_ascii=False)
+    return SafeString(text.replace("<", "\\u003C").replace(">", "\\u003E").replace("&", "\\u0026"))
 
 
 # --- The Markdown twin -------------------------------------------------------------------------
