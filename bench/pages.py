@@ -17,9 +17,10 @@ middleware, DEBUG off:
   middleware and the URL resolver, which is why it can outrun hello.
 - "cache off": the same site with Django's dummy cache, so every request misses the page
   cache and renders the page from the database (1 query, templates). Paragraph markdown
-  comes from its per-process memo (``stories.markup.render_markdown``, a pure function of the
-  text), as it does in production for every render but the first of a paragraph's text; the
-  CPU lines also give the cost of a render with the memo empty, as for a story never shown.
+  and the check of a link's address come from their per-process memos (``stories.markup``,
+  pure functions of the text), as in production for every render but the first of a text;
+  the CPU lines also give the cost of a render with the memos empty, as for a story never
+  shown.
 
 Both servers also mount ``/__bench__/hello/``, a view returning "hello" through the same
 middleware, added by this file's URLconf only. Client processes open a new connection per
@@ -91,16 +92,17 @@ def wsgi_app() -> Any:
 def cpu_per_request(url_path: str, *, requests: int, new_text: bool = False) -> float:
     """Milliseconds of this process's CPU per request, calling the WSGI app directly: what the
     server spends on the page, without the network, the client or other load on the machine.
-    ``new_text``: the markdown memo is emptied before each request, as if no paragraph of the
-    page had been rendered before."""
+    ``new_text``: the memos of ``stories.markup`` are emptied before each request, as if no
+    paragraph or link of the page had been seen before."""
     import io
 
     app = wsgi_app()
-    from stories.markup import render_markdown
+    from stories.markup import memos
 
     def call() -> None:
         if new_text:
-            render_markdown.cache_clear()
+            for memo in memos:
+                memo.cache_clear()
         environ = {
             "REQUEST_METHOD": "GET",
             "PATH_INFO": url_path,

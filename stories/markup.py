@@ -45,14 +45,10 @@ def render_inline_markdown(text: str) -> SafeString:
     return mark_safe(_cleaner.clean(_renderer.renderInline(text)))
 
 
-def http_url(value: object) -> str:
-    """The value when it is an absolute http(s) URL, else the empty string.
-
-    URLs written by others (related links, images, manifest sources, site texts) become
-    links only when they are plain web addresses: ``javascript:`` or ``data:`` would run or
-    load in a reader's browser when clicked, however well the attribute is escaped.
-    """
-    url = str(value or "").strip()
+# Pure, so remembered per text as paragraphs are: the same few addresses (manifest sources, the
+# site texts' links) recur on every page, and splitting one costs more than a lookup.
+@lru_cache(maxsize=4096)
+def _http_url(url: str) -> str:
     if any(char in url for char in "\x00\t\n\r"):
         return ""
     try:
@@ -60,3 +56,17 @@ def http_url(value: object) -> str:
     except ValueError:
         return ""
     return url if parts.scheme.lower() in {"http", "https"} and parts.netloc else ""
+
+
+def http_url(value: object) -> str:
+    """The value when it is an absolute http(s) URL, else the empty string.
+
+    URLs written by others (related links, images, manifest sources, site texts) become
+    links only when they are plain web addresses: ``javascript:`` or ``data:`` would run or
+    load in a reader's browser when clicked, however well the attribute is escaped.
+    """
+    return _http_url(str(value or "").strip())
+
+
+# Every memo above, for those who must start without them (bench/pages.py).
+memos = (render_markdown, render_inline_markdown, _http_url)
