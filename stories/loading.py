@@ -277,8 +277,8 @@ def _prepare(wrapper: Any) -> _Statements:
     )
 
 
-# One set of prepared statements per database connection object (each thread has its own, and
-# the story query's converters are bound to it).
+# One set of prepared statements per database connection object (each thread has its own): the
+# SQL and the converters are those of its database.
 _prepared: WeakKeyDictionary[Any, _Statements] = WeakKeyDictionary()
 
 
