@@ -345,10 +345,8 @@ def run(
         if cache == "redis":
             _delete_keys(env["CACHE_KEY_PREFIX"])
     rates = {name: statistics.median(values) for name, values in samples.items()}
-    ratios = {
-        "cached": rates["story cached"] / rates["hello (cache on)"],
-        "uncached": rates["story uncached"] / rates["hello (cache off)"],
-    }
+    pairs = {"cached": ("story cached", "hello (cache on)"), "uncached": ("story uncached", "hello (cache off)")}
+    ratios = {kind: rates[story] / rates[hello] for kind, (story, hello) in pairs.items()}
     print(
         f"pages  seed story {STORY}  gunicorn {workers} sync worker(s), {clients} client process(es), "
         f"{rounds} rounds x {seconds:g} s, {DATABASE_NAMES[database]} with persistent connections, "
@@ -360,7 +358,15 @@ def run(
         print(f"pages  {name:18} {rate:8.0f} req/s   (rounds: {spread})", flush=True)
     for kind, ratio in ratios.items():
         verdict = "met" if ratio >= TARGETS[kind] else "MISSED"
-        print(f"pages  story {kind:8} / hello = {ratio:6.1%}   target >= {TARGETS[kind]:.0%}: {verdict}", flush=True)
+        # The verdict is on the ratio of the medians; the rounds' own ratios show how far the
+        # machine's noise reaches (the story and hello are measured a few seconds apart).
+        story, hello = pairs[kind]
+        each = [s / h for s, h in zip(samples[story], samples[hello], strict=True)]
+        print(
+            f"pages  story {kind:8} / hello = {ratio:6.1%}   target >= {TARGETS[kind]:.0%}: {verdict}"
+            f"   (round by round: {min(each):.1%} to {max(each):.1%})",
+            flush=True,
+        )
     counted = "" if database == "sqlite" else "; the database server's own CPU is not counted"
     print(f"pages  server CPU per request, in-process (no network, no client, no other load{counted}):", flush=True)
     for name, milliseconds in cpu.items():
