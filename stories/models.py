@@ -114,7 +114,13 @@ class Story(models.Model):
         return self.headline
 
     def get_absolute_url(self) -> str:
-        return cached_reverse("story", date=self.dateline.isoformat(), slug=self.slug)
+        viewname, kwargs = self.url_target()
+        return cached_reverse(viewname, **kwargs)
+
+    def url_target(self) -> tuple[str, dict[str, str]]:
+        """The view name and arguments of the story's page: reversed alone here, or with the
+        page's other addresses in one call (``stories.pages.StoryPage``)."""
+        return "story", {"date": self.dateline.isoformat(), "slug": self.slug}
 
     @property
     def is_public(self) -> bool:

@@ -174,7 +174,7 @@ class StoryPage:
             reuse_terms_path,
             reuse_json_path,
         ) = cached_reverse_all(
-            ("story", {"date": story.dateline.isoformat(), "slug": story.slug}),
+            story.url_target(),
             ("newsroom", {"newsroom": newsroom}),
             ("newsroom-rss", {"newsroom": newsroom}),
             ("newsroom-atom", {"newsroom": newsroom}),
