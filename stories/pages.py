@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
-from html import escape
 from typing import Any, NamedTuple
 
 from django.conf import settings
@@ -30,7 +29,7 @@ from . import desk
 from .loading import LoadedStory
 from .markup import http_url, render_markdown
 from .models import Cite, Correction, Image, KeyFact, ListItem, Paragraph, RelatedLink, Section, Story
-from .render import StoryHtml, human_time, iso_time, render_cites
+from .render import StoryHtml, escape, human_time, iso_time, render_cites
 
 PAGE_SIZE = 20
 # JSON twins are written as the seeds are: UTF-8 characters kept, two-space indent.

@@ -9,7 +9,11 @@ and a per-newsroom or per-story template may still lay the parts out itself from
 ``page.key_facts``, ``page.sections`` and ``page.ledger``.
 
 Every value written by someone else goes through ``escape`` (quotes included, so it is safe
-in attributes too); paragraph HTML comes from ``stories.markup`` already sanitized; URLs from
+in attributes too): MarkupSafe's escaper, the one Jinja2 autoescapes with, taken as a function
+from ``str`` to ``str``. It runs in C and returns a text with nothing to escape untouched, about
+five times faster than ``html.escape`` on the short texts a page escapes about 150 times;
+``markupsafe.escape`` itself wraps every result in a ``Markup``, which costs as much again.
+Paragraph HTML comes from ``stories.markup`` already sanitized; URLs from
 stored data become links only through ``http_url``.
 
 Two habits here are about that cost too. Blocks are marked safe with ``SafeString(...)``, not
@@ -23,11 +27,11 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import cached_property
-from html import escape
 from typing import TYPE_CHECKING
 
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from markupsafe import _escape_inner as escape
 
 from .markup import http_url
 

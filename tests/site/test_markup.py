@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from stories.markup import http_url, render_markdown
+from stories.pages import CitedClaim, CiteLink
+from stories.render import escape, render_cites
 
 
 def test_markdown_formatting_and_links_are_kept_with_nofollow_noopener():
@@ -89,3 +91,18 @@ def test_entities_stay_text():
 )
 def test_only_absolute_web_addresses_from_stored_data_become_links(url, expected):
     assert http_url(url) == expected
+
+
+def test_stored_text_written_into_a_block_is_escaped_for_elements_and_attributes():
+    # The story page's blocks put stored text both between tags and inside quoted attributes,
+    # so all five characters must be escaped, quotes of either kind included.
+    payload = """<img src=x onerror='a'> "q" & b"""
+
+    escaped = escape(payload)
+
+    assert escaped == "&lt;img src=x onerror=&#39;a&#39;&gt; &#34;q&#34; &amp; b"
+    assert type(escaped) is str  # a plain text, which the block then marks safe as a whole
+    cites = render_cites([CiteLink('m"1', 1, [CitedClaim("c1", payload)])])
+    assert 'href="#manifest-m&#34;1"' in cites
+    assert "<img" not in cites
+    assert escaped in cites
