@@ -332,6 +332,8 @@ def run(
         env |= {"REDIS_URL": REDIS_URL, "CACHE_KEY_PREFIX": f"bench-pages-{secrets.token_hex(6)}"}
         env |= {"CELERY_TASK_ALWAYS_EAGER": "true"}
     _prepare_database(env)
+    # Other work on the machine moves these rates more than it moves one process's latency.
+    load_average = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     try:
         load = {"seconds": seconds, "rounds": rounds, "clients": clients, "max_requests": max_requests}
         samples = _rates(env, workers=workers, **load)
@@ -350,7 +352,7 @@ def run(
     print(
         f"pages  seed story {STORY}  gunicorn {workers} sync worker(s), {clients} client process(es), "
         f"{rounds} rounds x {seconds:g} s, {DATABASE_NAMES[database]} with persistent connections, "
-        f"{CACHE_NAMES[cache]}",
+        f"{CACHE_NAMES[cache]}; load average {load_average} on {os.cpu_count()} CPUs",
         flush=True,
     )
     for name, rate in rates.items():
