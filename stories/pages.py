@@ -29,7 +29,7 @@ from . import desk
 from .loading import LoadedStory
 from .markup import http_url, render_markdown
 from .models import Cite, Correction, Image, KeyFact, ListItem, Paragraph, RelatedLink, Section, Story
-from .render import StoryHtml, escape, human_time, iso_time, render_cites
+from .render import StoryHtml, escape, human_time, iso_time, long_date, render_cites
 
 PAGE_SIZE = 20
 # JSON twins are written as the seeds are: UTF-8 characters kept, two-space indent.
@@ -99,7 +99,7 @@ class LedgerEntry(NamedTuple):
     @property
     def date_text(self) -> str:
         published = self.manifest.published_date if self.manifest else None
-        return f"{published.day} {published:%B %Y}" if published else ""
+        return long_date(published) if published else ""
 
 
 class StoryPage:

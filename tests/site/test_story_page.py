@@ -15,6 +15,7 @@ from newsroom.pagecache import pages_changed
 from stories.loading import load_story
 from stories.models import Correction
 from stories.pages import StoryPage
+from stories.render import long_date
 
 from .conftest import AGENTIC, TRAINING, seed
 from .html import parse
@@ -30,7 +31,7 @@ def test_story_page_shows_every_part_of_the_story(client, demo):
     assert page.find("span", **{"class": "trust trust-reported"}).text == "Reported · 4 sources"
     assert page.find("a", href="/n/artificial-intelligence/").text == "Artificial Intelligence"
     assert page.find("a", href="/editions/2026-10-16T00/").text == "2026-10-16T00"
-    assert page.find("time", datetime="2026-10-16T00:39:10+00:00")
+    assert page.find("time", datetime="2026-10-16T00:39:10+00:00").text == "16 October 2026, 00:39 UTC"
 
     facts = page.find_all("li", **{"class": "key-fact"})
     assert [fact.find("span", **{"class": "fact-text"}).text for fact in facts] == [
@@ -66,7 +67,20 @@ def test_story_page_ledger_lists_every_cited_manifest_with_title_publisher_link_
         assert link.attrs["href"] == manifest["source_url"]
         assert manifest["source_name"] in entry.text
         assert entry.find("time").attrs["datetime"] == manifest["published_date"]
+        assert entry.find("time").text == long_date(dt.date.fromisoformat(manifest["published_date"]))
         assert manifest["manifest_id"] in entry.text
+
+
+@pytest.mark.parametrize(
+    ("day", "text"),
+    [
+        (dt.date(2026, 1, 5), "5 January 2026"),
+        (dt.date(2026, 10, 15), "15 October 2026"),
+        (dt.date(2025, 12, 31), "31 December 2025"),
+    ],
+)
+def test_dates_are_written_day_month_name_year_in_english(day, text):
+    assert long_date(day) == text
 
 
 def test_every_cite_links_to_its_manifest_in_the_ledger_and_reveals_its_claims(client, demo):
