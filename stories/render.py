@@ -31,6 +31,9 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 from django.utils.safestring import SafeString
+
+# MarkupSafe's own escaper, behind its public escape() (a leading underscore, so pinned in
+# requirements.txt; tests/site/test_markup.py checks what it gives).
 from markupsafe import _escape_inner as escape
 
 from .markup import http_url
