@@ -282,8 +282,7 @@ def _prepare(wrapper: Any) -> _Statements:
 _prepared: WeakKeyDictionary[Any, _Statements] = WeakKeyDictionary()
 
 
-def _statements() -> _Statements:
-    wrapper = connections[DEFAULT_DB_ALIAS]
+def _statements(wrapper: Any) -> _Statements:
     statements = _prepared.get(wrapper)
     if statements is None:
         statements = _prepared[wrapper] = _prepare(wrapper)
@@ -341,9 +340,9 @@ def load_story(*, dateline: date, slug: str, claims: bool = True) -> LoadedStory
     """The story at /stories/<dateline>/<slug>/, whatever its status, with its newsroom, beat,
     edition and pinned site texts, every part, its cited manifests and (when asked) their
     claims' texts; None when there is none. One query, whatever the story's size."""
-    statements = _statements()
-    statement = statements.every if claims else statements.without_claims
     wrapper = connections[DEFAULT_DB_ALIAS]
+    statements = _statements(wrapper)
+    statement = statements.every if claims else statements.without_claims
     parameters = {"slug": slug, "dateline": wrapper.ops.adapt_datefield_value(dateline)}
     with wrapper.cursor() as cursor:
         rows = statement.run(cursor, parameters)
