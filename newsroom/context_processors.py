@@ -38,8 +38,8 @@ def _render_chrome(site_name: str, urlconf: str, static_url: str) -> SimpleNames
     )
 
 
-# The same for every page of a site: rendered once and shared by both base.html files (the
-# Django one and its Jinja2 twin), rather than written in each and rendered on every page.
+# The same for every page of a site: rendered once and shared by every page (the
+# public pages and the admin alike), rather than written in each and rendered on every page.
 _chrome = lru_cache(maxsize=8)(_render_chrome)
 
 

@@ -1,20 +1,23 @@
-"""HTTP caching for public pages: validators, CDN headers and a server-side page cache.
+"""HTTP caching for public pages: validators, CDN headers, cache tags and a server-side page cache.
 
 Every public view is wrapped in ``public_page``. The first request renders the page and keeps
 its bytes, headers, ETag and Last-Modified in the Django cache (local memory on a laptop,
-Redis in production); later requests are answered from there without touching the database,
-and conditional requests get a 304.
+Redis in production); later requests are answered from there, and conditional requests get a
+304.
 
-Invalidation is one site-wide *generation*: every stored page records the generation it was
-rendered in, and ``pages_changed()`` replaces the generation whenever what readers may see
-changes (the stories room calls it on ``story_changed``). A page from an older generation is
-a miss, and is replaced when rendered anew. A story appears on its own page, its twins, the
-home page, its newsroom, beat and edition pages, the feeds, sitemaps, search and llms.txt;
-working out that set per change is where caches go wrong, while publishing is rare next to
-reading, so the whole site is re-rendered lazily after each change. Entries expire with
-``PAGE_CACHE_SECONDS``, which also bounds anything that changes with time alone (a newly
-in-force site text). The generation and the page are read together, in one round trip to
-the cache (``get_many``: one MGET on Redis).
+Invalidation is by tag, precisely. A view names the tags of what its page shows (``tagged``):
+``story-81`` for a story's page and twins, ``newsroom-…``, ``beat-…``, ``edition-…`` for those
+listings, ``site`` for the home page, feeds, sitemaps, search and llms.txt. The first tag is
+the page's own: each tag has a generation in the cache, a stored page records the generation
+of its tag, and ``tags_changed()`` replaces the generations of the tags a change touched (a
+publish, correction or retraction touches its story and the listings it appears on; nothing
+else). A site-wide generation remains for rare changes that show everywhere (a newsroom's or
+a beat's title, a site text): ``pages_changed()``. The page, its tag's generation and the
+site-wide one are read together, in one round trip (``get_many``: one MGET on Redis).
+
+Responses carry their tags in ``Cache-Tag`` and ``Surrogate-Key`` headers, so a CDN can purge
+by tag; ``tags_changed`` hands the tags to the purge hook that ``settings.CACHE_PURGE_HOOK``
+names (by default one that does nothing).
 
 ``PageCacheMiddleware`` answers a request for a stored page early, before the sessions, CSRF,
 users and messages middleware and the URL resolver run: none of them changes what a public
@@ -40,16 +43,20 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date, parse_http_date
+from django.utils.module_loading import import_string
 from redis.exceptions import RedisError
 
 # What the cache raises when its server cannot be reached (Redis in production; the local-memory
 # cache never does).
 CACHE_ERRORS = (RedisError, OSError)
 GENERATION_KEY = "pages:generation"
+TAG_KEY_PREFIX = "pages:tag:"
+# The tag of a page whose view named none: it changes with the site-wide generation alone.
+UNTAGGED = "untagged"
 # Part of every page's key: raised whenever CachedPage changes shape, so that a release never
 # answers with a page an older release stored (2: Content-Length and X-Frame-Options added;
-# 3: the page records its generation, which left the key).
-PAGE_FORMAT = 3
+# 3: the page records its generation, which left the key; 4: and its tag's generation).
+PAGE_FORMAT = 4
 # Headers that belong to one response, not to the page: never stored, recomputed on each hit.
 _PER_RESPONSE_HEADERS = {"set-cookie", "date", "etag", "last-modified", "cache-control", "content-length", "vary"}
 # Public HTML never needs a script: a second line of defence behind the markdown sanitizer.
@@ -73,6 +80,36 @@ def _new_generation() -> int:
     # concurrent first requests agree on one value.
     cache.add(GENERATION_KEY, time.time_ns(), timeout=None)
     return cache.get(GENERATION_KEY) or time.time_ns()  # a dummy cache keeps nothing
+
+
+def tag_key(tag: str) -> str:
+    return TAG_KEY_PREFIX + tag
+
+
+def tagged(response: HttpResponseBase, tags: list[str]) -> HttpResponseBase:
+    """Name what a page shows, for the page cache (its first tag) and for a CDN (all of them)."""
+    response["Cache-Tag"] = ",".join(tags)
+    response["Surrogate-Key"] = " ".join(tags)
+    return response
+
+
+def tags_changed(tags: list[str]) -> None:
+    """Make the pages of these tags stale, here and (through the purge hook) at the CDN.
+
+    A fresh timestamp per tag, as for the site-wide generation. Raises when the cache cannot be
+    reached: callers run it as a robust on-commit hook."""
+    if not tags:
+        return
+    now = time.time_ns()
+    try:
+        cache.set_many({tag_key(tag): now for tag in tags}, timeout=None)
+    finally:
+        import_string(settings.CACHE_PURGE_HOOK)(tags)
+
+
+def purge_nothing(tags: list[str]) -> None:
+    """The default purge hook: no CDN to tell. Set ``CACHE_PURGE_HOOK`` to one that calls your
+    CDN's purge-by-tag API (Fastly's Surrogate-Key, Cloudflare's Cache-Tag)."""
 
 
 def pages_changed() -> None:
@@ -107,10 +144,12 @@ class CachedPage:
     headers: tuple[tuple[str, str], ...]
     etag: str
     last_modified: int
-    generation: int  # the one it was rendered in: in any other, it is stale
+    generation: int  # the site-wide one it was rendered in: in any other, it is stale
+    tag: str  # its own tag
+    tag_generation: int | None  # its tag's generation when it was rendered
 
     @classmethod
-    def from_response(cls, response: HttpResponse, gen: int) -> CachedPage:
+    def from_response(cls, response: HttpResponse, gen: int, tag_gen: int | None) -> CachedPage:
         stamp = response.get("Last-Modified")
         # A page that does not say when its content changed has changed with the generation.
         last_modified = parse_http_date(stamp) if stamp else gen // 1_000_000_000
@@ -134,11 +173,18 @@ class CachedPage:
                 f"stale-if-error={settings.PAGE_S_MAXAGE}",
             ),
         ]
-        return cls(response.content, tuple(headers), etag, last_modified, gen)
+        return cls(response.content, tuple(headers), etag, last_modified, gen, page_tag(response), tag_gen)
+
+    def is_current(self, gen: int, tag_gen: int | None) -> bool:
+        return self.generation == gen and self.tag_generation == tag_gen
 
     def respond(self, request: HttpRequest) -> HttpResponseBase:
         response = HttpResponse(self.content, headers=dict(self.headers))
         return get_conditional_response(request, etag=self.etag, last_modified=self.last_modified, response=response)
+
+
+def page_tag(response: HttpResponseBase) -> str:
+    return response.get("Cache-Tag", UNTAGGED).split(",", 1)[0]
 
 
 def page_key(request: HttpRequest, query: Iterable[str]) -> str:
@@ -149,38 +195,57 @@ def page_key(request: HttpRequest, query: Iterable[str]) -> str:
     return f"pages:{PAGE_FORMAT}:{digest}"
 
 
-def _look_up(
-    request: HttpRequest, query: Iterable[str], *, store: bool = True
-) -> tuple[int, str | None, CachedPage | None]:
-    """The generation, the page's key and the page stored under it (None: not stored, or
-    stored in an older generation).
+@dataclass
+class Lookup:
+    """What the page cache holds for a request: its key (None: do not store), the site-wide
+    generation, and the page when it is current."""
 
-    No key when ``store`` is off, or when the cache cannot be reached: the page cache only
+    key: str | None
+    generation: int
+    page: CachedPage | None = None
+    # The path's tag as this process last saw it, and that tag's generation read before the
+    # view renders: a page records it, so a change committed while the page was rendered
+    # leaves it stale rather than current. (None for a tag seen for the first time: such a
+    # page is current only while the tag has never changed, which is safe.)
+    tag: str | None = None
+    tag_generation: int | None = None
+
+
+def _look_up(request: HttpRequest, query: Iterable[str], *, store: bool = True) -> Lookup:
+    """No key when ``store`` is off, or when the cache cannot be reached: the page cache only
     saves work, so with its server down pages are rendered anew, not refused.
-    """
+
+    One round trip when this process knows the path's tag (it stored or found the page
+    before); else a second one for the tag of the page found."""
     try:
         if not store:
-            return generation(), None, None
+            return Lookup(None, generation())
         key = page_key(request, query)
-        found = cache.get_many([GENERATION_KEY, key])
+        known_tag = _stored_paths.get(request.path)
+        wanted = [GENERATION_KEY, key] + ([tag_key(known_tag)] if known_tag else [])
+        found = cache.get_many(wanted)
         gen = found.get(GENERATION_KEY) or _new_generation()
+        known_gen = found.get(tag_key(known_tag)) if known_tag else None
         page = found.get(key)
-        return gen, key, page if page is not None and page.generation == gen else None
+        if page is None:
+            return Lookup(key, gen, None, known_tag, known_gen)
+        tag_gen = known_gen if page.tag == known_tag else cache.get(tag_key(page.tag))
+        return Lookup(key, gen, page if page.is_current(gen, tag_gen) else None, known_tag, known_gen)
     except CACHE_ERRORS as error:
         _unavailable(error)
-        return time.time_ns(), None, None
+        return Lookup(None, time.time_ns())
 
 
 def _unavailable(error: Exception) -> None:
     logger.warning("the page cache is unavailable, so pages are rendered anew: %r", error)
 
 
-# Paths this process has stored or found a page for: PageCacheMiddleware looks up only these,
-# so other requests (the admin, a 404, a view of another kind) pay nothing for it. A path
-# stays after its page goes stale; the lookup then misses and the view renders it again.
-# Bounded, because paths come from requests: forgetting them all costs one decorator-served
-# request per path.
-_stored_paths: set[str] = set()
+# Paths this process has stored or found a page for, with the page's tag: PageCacheMiddleware
+# looks up only these, so other requests (the admin, a 404, a view of another kind) pay nothing
+# for it. A path stays after its page goes stale; the lookup then misses and the view renders
+# it again. Bounded, because paths come from requests: forgetting them all costs one
+# decorator-served request per path.
+_stored_paths: dict[str, str] = {}
 _STORED_PATHS_LIMIT = 100_000
 
 
@@ -199,22 +264,24 @@ def public_page(view: View | None = None, *, query: Iterable[str] = (), store: b
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             # What PageCacheMiddleware found, if it looked (a miss: the same lookup again would
             # only cost another round trip to the cache); else look now.
-            looked = getattr(request, "page_cache_lookup", None)
-            gen, key, page = (*looked, None) if looked else _look_up(request, query, store=store)
+            looked = getattr(request, "page_cache_lookup", None) or _look_up(request, query, store=store)
+            page = looked.page
             if page is None:
                 response = func(request, *args, **kwargs)
                 if hasattr(response, "render") and not getattr(response, "is_rendered", True):
                     response = response.render()  # TemplateResponse, e.g. from the sitemap view
                 if response.status_code != 200 or response.streaming or "private" in response.get("Cache-Control", ""):
                     return response
-                page = CachedPage.from_response(response, gen)
-                if key:
+                tag = page_tag(response)
+                tag_gen = looked.tag_generation if tag == looked.tag else None
+                page = CachedPage.from_response(response, looked.generation, tag_gen)
+                if looked.key:
                     try:
-                        cache.set(key, page, settings.PAGE_CACHE_SECONDS)
+                        cache.set(looked.key, page, settings.PAGE_CACHE_SECONDS)
                     except CACHE_ERRORS as error:
                         _unavailable(error)
-            if key:
-                _stored_paths.add(request.path)  # stored here, or by another process
+            if looked.key:
+                _stored_paths[request.path] = page.tag  # stored here, or by another process
             return page.respond(request)
 
         wrapper.uncached = func  # the bare view, for benchmarks and tests of the view alone
@@ -235,10 +302,10 @@ class PageCacheMiddleware:
         if request.method in ("GET", "HEAD") and not request.META.get("QUERY_STRING") and request.path in _stored_paths:
             # The check CommonMiddleware would make: a Host outside ALLOWED_HOSTS gets a 400.
             request.get_host()
-            gen, key, page = _look_up(request, ())
-            if page is not None:
-                return page.respond(request)
-            request.page_cache_lookup = (gen, key)
+            looked = _look_up(request, ())
+            if looked.page is not None:
+                return looked.page.respond(request)
+            request.page_cache_lookup = looked
         if len(_stored_paths) > _STORED_PATHS_LIMIT:
             _stored_paths.clear()
         return self.get_response(request)

@@ -88,7 +88,13 @@ INSTALLED_APPS = [
     "stories",
     "editions",
     "verification",
+    "public",
 ]
+
+# What renders a published story's page and twins (the public site), and who tells the CDN
+# which cache tags to purge (see newsroom/pagecache.py); both are dotted paths.
+STORY_ARTIFACT_RENDERER = "public.artifacts.render_artifacts"
+CACHE_PURGE_HOOK = os.getenv("CACHE_PURGE_HOOK", "newsroom.pagecache.purge_nothing")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -120,17 +126,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "newsroom.context_processors.site",
             ],
-        },
-    },
-    # The story page only (see stories/jinja.py): its templates live in jinja2/, apart from
-    # the Django templates, so neither engine ever parses the other's.
-    {
-        "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [BASE_DIR / "jinja2"],
-        "APP_DIRS": False,
-        "OPTIONS": {
-            "environment": "stories.jinja.environment",
-            "context_processors": ["newsroom.context_processors.site"],
         },
     },
 ]
@@ -201,6 +196,7 @@ CELERY_TIMEZONE = "UTC"
 # Each kind of work on its own queue, so a slow provider never holds up the checks' workers:
 # run workers with -Q verification,manifests (or one pool per queue).
 CELERY_TASK_ROUTES = {
+    "verification.tasks.refresh_live_versions_task": {"queue": "verification"},
     "verification.tasks.verify_story_task": {"queue": "verification"},
     "verification.tasks.requeue_pending_runs": {"queue": "verification"},
     "verification.tasks.fetch_manifests_task": {"queue": "manifests"},

@@ -26,7 +26,7 @@ from manifests.models import Manifest
 from newsroom.jsonfiles import DocumentError, JsonInputError, Problem, parse_json, schema_problems
 from newsroom.models import Disclosure, ReuseTerms, RunGuide, SponsorAd
 
-from .models import Cite, ListItem, Story
+from .models import Cite, ListItem, Story, trust_text
 
 SCHEMA_NAME = "hangingcontext.desk/1"
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "desk-1.schema.json"
@@ -131,11 +131,6 @@ def cites_in_order(document: dict[str, Any]) -> Iterator[tuple[str, dict[str, An
 
 def distinct_in_order(values: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(values))
-
-
-def trust_text(trust: str, source_count: int) -> str:
-    noun = "source" if source_count == 1 else "sources"
-    return f"{trust.capitalize()} · {source_count} {noun}"
 
 
 def _check_derived(document: dict[str, Any]) -> list[Problem]:
@@ -441,6 +436,34 @@ def export_story(story: Story, manifests: dict[str, Manifest] | None = None) -> 
     if texts["reuse_terms"]:
         document["reuse"] = _reuse_block(texts["reuse_terms"], url)
     return document
+
+
+def with_correction(document: dict[str, Any], correction: dict[str, str]) -> dict[str, Any]:
+    """A published document with one more correction, where desk/1 puts corrections (before
+    ``cited_manifest_ids`` when the document had none)."""
+    if "corrections" in document:
+        return {**document, "corrections": [*document["corrections"], correction]}
+    result: dict[str, Any] = {}
+    for key, value in document.items():
+        if key == "cited_manifest_ids":
+            result["corrections"] = [correction]
+        result[key] = value
+    return result
+
+
+def refresh_from_store(document: dict[str, Any], *, newsroom_title: str) -> dict[str, Any]:
+    """A published document with the blocks it takes from the stores as they are now: the
+    manifests ledger, the publishers and the newsroom's title. What was written and checked,
+    and the site texts it was published with, stay as they are."""
+    cited = document["cited_manifest_ids"]
+    manifests = manifests_by_id(cited)
+    ledger = [manifests[manifest_id] for manifest_id in cited if manifest_id in manifests]
+    refreshed = dict(document)  # assigning existing keys keeps their order
+    refreshed["newsroom_title"] = newsroom_title
+    refreshed["labels"] = {**document["labels"], "newsroom": newsroom_title}
+    refreshed["publishers"] = sorted({manifest.source_name for manifest in ledger})
+    refreshed["manifests"] = [_manifest_entry(manifest) for manifest in ledger]
+    return refreshed
 
 
 def export_stories(stories: Iterable[Story]) -> Iterator[dict[str, Any]]:

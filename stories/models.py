@@ -28,6 +28,12 @@ class Trust(models.TextChoices):
     CONFIRMED = "confirmed", "Confirmed"
 
 
+def trust_text(trust: str, source_count: int) -> str:
+    """desk/1 ``labels.trust_text``: "Reported · 4 sources"."""
+    noun = "source" if source_count == 1 else "sources"
+    return f"{trust.capitalize()} \u00b7 {source_count} {noun}"
+
+
 def suggest_trust(*, source_count: int, publisher_count: int) -> str:
     """The trust level that settings.TRUST_RULES suggest; an editor may set another."""
     for rule in settings.TRUST_RULES:
@@ -38,8 +44,9 @@ def suggest_trust(*, source_count: int, publisher_count: int) -> str:
 
 class StoryQuerySet(models.QuerySet):
     def published(self) -> StoryQuerySet:
-        """Stories a reader may see: published, corrected or not; never drafts or retractions."""
-        return self.filter(status=Story.Status.PUBLISHED, published_at__lte=timezone.now())
+        """Stories that have a live version readers may see (``PublishedVersion.objects.live()``
+        is what the public routes read; this is the same set, as working copies)."""
+        return self.filter(live_version__withdrawn_at__isnull=True, live_version__published_at__lte=timezone.now())
 
     def with_parts(self) -> StoryQuerySet:
         """Everything desk/1 export needs, in a fixed number of queries whatever the size."""
@@ -124,11 +131,22 @@ class Story(models.Model):
 
     @property
     def is_public(self) -> bool:
-        return (
-            self.status == self.Status.PUBLISHED
-            and self.published_at is not None
-            and self.published_at <= timezone.now()
-        )
+        """Whether readers get a live version of this story (whatever its working copy holds)."""
+        version = self.live_version_or_none
+        return version is not None and version.is_live
+
+    @property
+    def live_version_or_none(self) -> PublishedVersion | None:
+        try:
+            return self.live_version
+        except PublishedVersion.DoesNotExist:
+            return None
+
+    @property
+    def has_unpublished_changes(self) -> bool:
+        """The working copy holds content readers do not get yet."""
+        version = self.live_version_or_none
+        return version is not None and version.content_hash != self.content_hash
 
     def absolute_url(self) -> str:
         return settings.SITE_URL + self.get_absolute_url()
@@ -301,3 +319,119 @@ class Revision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.story_id} at {self.created_at:%Y-%m-%d %H:%M:%S} by {self.actor}"
+
+
+class PublishedVersionQuerySet(models.QuerySet):
+    def live(self) -> PublishedVersionQuerySet:
+        """What readers may see, on every public route: live versions, never withdrawn ones."""
+        return self.filter(withdrawn_at__isnull=True, published_at__lte=timezone.now())
+
+    def citing(self, manifest_ids: list[str]) -> PublishedVersionQuerySet:
+        """Versions (live or withdrawn) whose frozen document cites any of these manifests."""
+        return self.filter(citations__manifest_id__in=manifest_ids).distinct()
+
+    def listed(self) -> PublishedVersionQuerySet:
+        """Ready for a listing: what a summary shows, without the stored artifacts."""
+        return self.select_related("newsroom", "beat", "edition").defer(
+            "document", "page_html", "markdown", "search_text"
+        )
+
+
+class PublishedVersion(models.Model):
+    """What readers get of a story: the checked desk/1 document and what is rendered from it
+    (the page's HTML, the JSON and Markdown twins), frozen when a publish passed the gate.
+
+    The story's rows are its working copy; editing them changes nothing here. Only the publish
+    gate (``verification.gate.story_publish``, through ``stories.services.version_freeze``)
+    creates or replaces a version; corrections and retractions change it at once. History
+    stays in revisions: this is the live version only. Listing fields are copied out of the
+    document so that listings, feeds and sitemaps never parse it.
+    """
+
+    story = models.OneToOneField(Story, on_delete=models.CASCADE, primary_key=True, related_name="live_version")
+    desk_id = models.PositiveBigIntegerField("story id", unique=True)
+    # The address, fixed at first publication: a published story's URL never moves.
+    dateline = models.DateField()
+    slug = models.CharField(max_length=200)
+    newsroom = models.ForeignKey("newsroom.Newsroom", on_delete=models.PROTECT, related_name="live_versions")
+    beat = models.ForeignKey("newsroom.Beat", on_delete=models.PROTECT, related_name="live_versions")
+    edition = models.ForeignKey("editions.Edition", on_delete=models.PROTECT, related_name="live_versions")
+    headline = models.CharField(max_length=500)
+    dek = models.TextField(blank=True)
+    trust = models.CharField(max_length=20, choices=Trust.choices)
+    source_count = models.PositiveIntegerField()
+    correction_count = models.PositiveIntegerField(default=0)
+    published_at = models.DateTimeField()
+    # When what readers get last changed: a publish, a correction, a retraction.
+    modified_at = models.DateTimeField()
+    # The content hash the gate opened for (the working copy's hash at that moment).
+    content_hash = models.CharField(max_length=64)
+
+    # The artifacts, exactly as served.
+    document = models.TextField(help_text="The JSON twin: the desk/1 document readers get.")
+    page_html = models.TextField()
+    markdown = models.TextField()
+    search_text = models.TextField(help_text="Headline, dek and body as plain text, for search.")
+    render_format = models.PositiveIntegerField(help_text="The artifact format it was rendered in.")
+    rendered_at = models.DateTimeField()
+
+    gate = models.CharField(max_length=400, help_text="How the publish gate opened: the passing run, or an override.")
+    published_by = models.CharField(max_length=200)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_reason = models.TextField(blank=True)
+    # Set when a re-check after a source changed no longer passes; the story stays up.
+    flag = models.TextField(blank=True)
+
+    objects = PublishedVersionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-published_at", "-desk_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["dateline", "slug"], name="version_address_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["withdrawn_at", "-published_at"], name="version_live_published"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.headline} (live)" if self.is_live else f"{self.headline} (withdrawn)"
+
+    def get_absolute_url(self) -> str:
+        return cached_reverse("story", date=self.dateline.isoformat(), slug=self.slug)
+
+    def absolute_url(self) -> str:
+        return settings.SITE_URL + self.get_absolute_url()
+
+    @property
+    def is_live(self) -> bool:
+        return self.withdrawn_at is None and self.published_at <= timezone.now()
+
+    @property
+    def trust_text(self) -> str:
+        return trust_text(self.trust, self.source_count)
+
+    def cache_tags(self) -> list[str]:
+        """The cache tags of the pages this story appears on: its own, and the listings."""
+        return [
+            f"story-{self.desk_id}",
+            f"newsroom-{self.newsroom.slug}",
+            f"beat-{self.newsroom.slug}-{self.beat.slug}",
+            f"edition-{self.edition_id}",
+            "site",
+        ]
+
+
+class LiveCitation(models.Model):
+    """A manifest a published version cites: which live stories to re-render or re-check
+    when a manifest or a claim changes."""
+
+    version = models.ForeignKey(PublishedVersion, on_delete=models.CASCADE, related_name="citations")
+    manifest_id = models.CharField(max_length=100, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["version", "manifest_id"], name="live_citation_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.manifest_id

@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from manifests.models import Manifest
 from newsroom.models import Beat, Disclosure, Newsroom, ReuseTerms, RunGuide, SiteText, SponsorAd
 
 from . import desk
-from .models import Cite, Correction, Image, KeyFact, ListItem, Paragraph, RelatedLink, Revision, Section, Story
+from .models import (
+    Cite,
+    Correction,
+    Image,
+    KeyFact,
+    ListItem,
+    LiveCitation,
+    Paragraph,
+    PublishedVersion,
+    RelatedLink,
+    Revision,
+    Section,
+    Story,
+)
 from .signals import story_changed
 
 SiteTextT = TypeVar("SiteTextT", bound=SiteText)
@@ -178,25 +194,46 @@ def story_record_change(
     return Revision.objects.create(story=story, actor=actor, note=note, document=document)
 
 
-def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "import") -> ImportResult:
-    """Create or update (by id) one story from a desk/1 document, all of it or none of it.
+def _refuse_moving_a_live_address(story: Story, document: dict[str, Any]) -> None:
+    """A published story's date and slug are fixed: its URL never moves."""
+    version = story.live_version_or_none
+    if version is not None and document["slug"] != version.slug:
+        raise desk.DeskError(
+            [
+                desk.Problem(
+                    "slug",
+                    f"story {story.desk_id} is published at /stories/{version.dateline}/{version.slug}/; "
+                    f"a published story's slug is fixed, so {document['slug']!r} is refused",
+                )
+            ]
+        )
 
-    A document with ``published_at`` is imported as published, a migration of published work,
-    unless ``as_draft`` asks for a draft to be checked before publication. It never brings back
-    a retracted story nor drops a correction the story carries.
+
+def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "import") -> ImportResult:
+    """Create or update (by id) one story's working copy from a desk/1 document, all of it or
+    none of it. Nothing readers get changes: publishing goes through the gate.
+
+    A document with ``published_at`` keeps it as the intended publication time (an archive
+    migrated keeps its dates), unless ``as_draft`` drops it. It never brings back a retracted
+    story, drops a correction the story carries, or moves a published story's address.
     """
     document = desk.validate_document(document)
     desk_id = int(document["id"])
     published_at = None if as_draft or "published_at" not in document else desk.parse_utc(document["published_at"])
     edition_start = desk.parse_edition(document["edition"])
-    dateline = Story.dateline_for(published_at=published_at, edition_start=edition_start.date())
 
     with transaction.atomic():
-        story = Story.objects.select_for_update().filter(desk_id=desk_id).first()
+        story = Story.objects.select_for_update().select_related("live_version").filter(desk_id=desk_id).first()
         created = story is None
-        was_public = story is not None and story.is_public
         if story is not None:
             _refuse_undoing_what_readers_were_told(story, document)
+            _refuse_moving_a_live_address(story, document)
+        live = story.live_version_or_none if story is not None else None
+        dateline = (
+            live.dateline
+            if live is not None
+            else Story.dateline_for(published_at=published_at, edition_start=edition_start.date())
+        )
         taken = Story.objects.filter(dateline=dateline, slug=document["slug"]).exclude(desk_id=desk_id)
         other = taken.values_list("desk_id", flat=True).first()
         if other is not None:
@@ -215,7 +252,8 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
         writer = document.get("writer")
         story.slug = document["slug"]
         story.dateline = dateline
-        story.status = Story.Status.PUBLISHED if published_at else Story.Status.DRAFT
+        if created:
+            story.status = Story.Status.DRAFT
         story.newsroom = newsroom
         story.beat = beat
         story.edition_id = document["edition"]
@@ -223,7 +261,7 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
         story.angle = document["angle"]
         story.headline = document["headline"]
         story.dek = document["dek"]
-        story.published_at = published_at
+        story.published_at = live.published_at if live is not None else published_at
         story.trust = document["labels"]["trust"]
         story.writer_agent = writer["agent"] if writer else None
         story.writer_run_id = writer["run_id"] if writer else ""
@@ -242,11 +280,111 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
         _create_parts(story, document)
         note = ("created" if created else "updated") + (" as a draft" if as_draft else "") + " by import"
         story_record_change(story=story, actor=actor, note=note, document=document)
-        if was_public or story.is_public:
-            # Readers see the change only after commit; caches and feeds above hear of it then.
-            action = "updated" if was_public else "published"
-            transaction.on_commit(lambda: story_changed.send(sender=Story, story=story, action=action))
     return ImportResult(story=story, created=created)
+
+
+# --- The live version: what readers get --------------------------------------------------------
+# Only the publish gate (verification.gate) freezes a version; corrections and retractions
+# change the live one at once. Each sends ``story_changed`` after commit with the cache tags of
+# every page that showed the story before or shows it after.
+
+
+@dataclass(frozen=True)
+class Artifacts:
+    """What readers get, rendered from a desk/1 document by the renderer in settings."""
+
+    page_html: str
+    markdown: str
+    search_text: str
+    render_format: int
+
+
+def _render(document: dict[str, Any], *, withdrawn: bool = False) -> Artifacts:
+    # The renderer lives in the public site, a floor above; settings name it, as they name a
+    # template or cache backend, so this room needs nothing from up there.
+    return import_string(settings.STORY_ARTIFACT_RENDERER)(document, withdrawn=withdrawn)
+
+
+def _fill_version(version: PublishedVersion, document: dict[str, Any], *, withdrawn: bool = False) -> None:
+    artifacts = _render(document, withdrawn=withdrawn)
+    version.document = desk.dumps(document)
+    version.page_html = artifacts.page_html
+    version.markdown = artifacts.markdown
+    version.search_text = artifacts.search_text
+    version.render_format = artifacts.render_format
+    version.rendered_at = timezone.now()
+    version.correction_count = len(document.get("corrections", []))
+
+
+def _announce(story: Story, action: str, tags: list[str]) -> None:
+    transaction.on_commit(lambda: story_changed.send(sender=Story, story=story, action=action, tags=tags))
+
+
+def version_freeze(*, story: Story, actor: str, gate: str) -> PublishedVersion:
+    """Freeze the story's working copy as its live version, rendering what readers get.
+
+    Called by the publish gate alone, inside its transaction, once the gate has opened for the
+    story's current content (``gate`` says how: the passing run, or an override and its reason).
+    A republished story keeps its address and its first publication time.
+    """
+    story = Story.objects.with_parts().get(pk=story.pk)
+    document = desk.export_story(story)
+    if desk.content_hash(document) != story.content_hash:
+        # Rows changed without their change being recorded: this is not the content the gate
+        # opened for, so nothing is frozen.
+        raise WorkflowError(
+            f"Story {story.desk_id} changed since its content was last recorded; submit it again to check it"
+        )
+    version = PublishedVersion.objects.select_related("newsroom", "beat").filter(pk=story.pk).first()
+    tags_before = version.cache_tags() if version is not None else []
+    now = timezone.now()
+    if version is None:
+        version = PublishedVersion(story=story, desk_id=story.desk_id)
+    version.dateline = story.dateline
+    version.slug = story.slug
+    version.newsroom = story.newsroom
+    version.beat = story.beat
+    version.edition_id = story.edition_id
+    version.headline = story.headline
+    version.dek = story.dek
+    version.trust = story.trust
+    version.source_count = document["source_count"]
+    version.published_at = story.published_at or now
+    version.modified_at = now
+    version.content_hash = story.content_hash
+    version.gate = gate[:400]
+    version.published_by = actor
+    version.withdrawn_at = None
+    version.withdrawn_reason = ""
+    version.flag = ""
+    _fill_version(version, document)
+    version.save()
+    LiveCitation.objects.filter(version=version).delete()
+    LiveCitation.objects.bulk_create(
+        LiveCitation(version=version, manifest_id=manifest_id) for manifest_id in document["cited_manifest_ids"]
+    )
+    _announce(story, "published", sorted(set(tags_before) | set(version.cache_tags())))
+    return version
+
+
+def version_rerender(*, version: PublishedVersion) -> bool:
+    """Render a live version again from its frozen document, with what the stores now say of
+    its manifests, newsroom and beat, and the current render format. Its content stays what
+    was checked. Returns whether anything readers get changed."""
+    version = PublishedVersion.objects.select_related("newsroom", "beat", "story").get(pk=version.pk)
+    document = desk.refresh_from_store(json.loads(version.document), newsroom_title=version.newsroom.title)
+    shown_before = (version.document, version.page_html, version.markdown, version.search_text)
+    format_before = version.render_format
+    _fill_version(version, document, withdrawn=version.withdrawn_at is not None)
+    changed = (version.document, version.page_html, version.markdown, version.search_text) != shown_before
+    if not changed and version.render_format == format_before:
+        return False
+    if changed:
+        version.modified_at = timezone.now()
+    version.save()
+    if changed:
+        _announce(version.story, "rerendered", version.cache_tags())
+    return changed
 
 
 # --- Workflow: what happens to a story after publication ---------------------------------------
@@ -288,43 +426,61 @@ def _written(text: Any, what: str) -> str:
 
 
 def story_retract(*, story: Story, user: Any, reason: str) -> Story:
-    """Withdraw a published story. Its URL stays reserved; readers get 410 Gone.
+    """Withdraw a published story at once: its live version becomes the withdrawn notice
+    (410 Gone on the page and both twins), and its URL stays reserved.
 
-    The reason is kept in the revision. Retracting a retracted story changes nothing.
+    The reason is kept on the version and in the revision. Retracting a retracted story
+    changes nothing.
     """
     reason = _written(reason, "A retraction reason")
     if len(reason) > RETRACTION_REASON_MAX:
         raise WorkflowError(f"A retraction reason is at most {RETRACTION_REASON_MAX} characters, not {len(reason)}")
     _require_change_permission(user, "Retracting a story")
     with transaction.atomic():
-        # The claim: only a published row becomes retracted, so two retractions (or a retraction
-        # racing a publication) change the story once and record one revision.
-        claimed = Story.objects.filter(pk=story.pk, status=Story.Status.PUBLISHED).update(
-            status=Story.Status.RETRACTED, updated_at=timezone.now()
-        )
-        current = Story.objects.get(pk=story.pk)
-        if not claimed:
-            if current.status == Story.Status.RETRACTED:
-                return current
+        # Lock the story row: two retractions, or a retraction racing a publication or a
+        # correction, change the story one after the other.
+        current = Story.objects.select_for_update().get(pk=story.pk)
+        version = PublishedVersion.objects.select_related("newsroom", "beat").filter(pk=current.pk).first()
+        if version is not None and version.withdrawn_at is not None:
+            return current
+        if version is None:
             raise WorkflowError(f"Only a published story can be retracted; this one is {current.get_status_display()}")
+        now = timezone.now()
+        Story.objects.filter(pk=current.pk).update(status=Story.Status.RETRACTED, updated_at=now)
+        current.status = Story.Status.RETRACTED
+        version.withdrawn_at = now
+        version.withdrawn_reason = reason
+        version.modified_at = now
+        _fill_version(version, json.loads(version.document), withdrawn=True)
+        version.save()
         story_record_change(story=current, actor=actor_of(user), note=f"retracted: {reason}")
-        transaction.on_commit(lambda: story_changed.send(sender=Story, story=current, action="retracted"))
+        _announce(current, "retracted", version.cache_tags())
     return current
 
 
 def story_add_correction(*, story: Story, text: str, user: Any) -> Correction:
-    """Append a correction, dated now, to a published story. Corrections are never edited away."""
+    """Append a correction, dated now, to a published story: to its live version at once (the
+    page, both twins, feeds and JSON-LD) and to its working copy. Never edited away."""
     text = _written(text, "A correction")
     _require_change_permission(user, "Correcting a story")
     with transaction.atomic():
         # Lock the story row so two corrections added at once take positions one after the other.
         current = Story.objects.select_for_update().get(pk=story.pk)
-        if current.status != Story.Status.PUBLISHED:
-            raise WorkflowError(f"Only a published story can be corrected; this one is {current.get_status_display()}")
+        version = PublishedVersion.objects.select_related("newsroom", "beat").filter(pk=current.pk).first()
+        if version is None or version.withdrawn_at is not None:
+            state = "retracted" if version is not None else current.get_status_display()
+            raise WorkflowError(f"Only a published story can be corrected; this one is {state}")
+        now = timezone.now()
         last = current.corrections.order_by("-position").values_list("position", flat=True).first()
         correction = Correction.objects.create(
-            story=current, position=0 if last is None else last + 1, published_at=timezone.now(), text=text
+            story=current, position=0 if last is None else last + 1, published_at=now, text=text
         )
+        document = desk.with_correction(
+            json.loads(version.document), {"published_at": desk.format_utc(now), "text": text}
+        )
+        version.modified_at = now
+        _fill_version(version, document)
+        version.save()
         story_record_change(story=current, actor=actor_of(user), note="correction added")
-        transaction.on_commit(lambda: story_changed.send(sender=Story, story=current, action="corrected"))
+        _announce(current, "corrected", version.cache_tags())
     return correction

@@ -124,3 +124,14 @@ class ClaimFactory(factory.django.DjangoModelFactory):
     text = "A claim."
     type = "fact"
     confidence = 0.9
+
+
+def publish_story(story: Story, *, reason: str = "test fixture: published without its checks") -> Story:
+    """Publish a factory-built story the one way there is: record its content (factories write
+    rows directly), then open the gate by its recorded exception, an unchecked publication.
+    Tests of the checks themselves go through ``story_submit`` and ``story_publish`` instead."""
+    from stories.services import story_record_change
+    from verification.gate import story_publish_unchecked
+
+    story_record_change(story=story, actor="test")
+    return story_publish_unchecked(story=story, actor="test", reason=reason)

@@ -23,10 +23,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from stories.desk import site_texts_in_force
-from stories.models import Story
-from stories.services import WorkflowError, WorkflowPermissionDenied, story_record_change
-from stories.signals import story_changed
+from stories.desk import SITE_TEXT_MODELS, site_texts_in_force
+from stories.models import PublishedVersion, Story
+from stories.services import WorkflowError, WorkflowPermissionDenied, story_record_change, version_freeze
 
 from .models import VerificationRun
 
@@ -34,8 +33,15 @@ logger = logging.getLogger(__name__)
 
 OVERRIDE_PERMISSION = "verification.override_verificationrun"
 AUTO_PUBLISH_ACTOR = "auto-publish"
-# Stories the gate may publish; a published story is left as it is, a retracted one stays so.
-PUBLISHABLE = (Story.Status.DRAFT, Story.Status.SUBMITTED, Story.Status.VERIFIED, Story.Status.FAILED)
+# Stories the gate may publish: a published one too, when its working copy holds new content.
+# A retracted story stays so.
+PUBLISHABLE = (
+    Story.Status.DRAFT,
+    Story.Status.SUBMITTED,
+    Story.Status.VERIFIED,
+    Story.Status.FAILED,
+    Story.Status.PUBLISHED,
+)
 # How many of a run's problems a refusal quotes.
 SHOWN_PROBLEMS = 3
 
@@ -104,7 +110,8 @@ def story_publish(*, story: Story, actor: str, user: Any = None, override_reason
         # Lock the story row until commit: a concurrent publish, edit or retraction of this story
         # waits, so the gate decides on the content and status it then changes.
         current = Story.objects.select_for_update().get(pk=story.pk)
-        if current.status == Story.Status.PUBLISHED:
+        live = PublishedVersion.objects.filter(pk=current.pk).first()
+        if live is not None and live.withdrawn_at is None and live.content_hash == current.content_hash:
             return PublishResult(story=current, run=VerificationRun.objects.current_for(current), published=False)
         if current.status not in PUBLISHABLE:
             raise PublishRefused(f"A {current.get_status_display().lower()} story cannot be published again")
@@ -135,41 +142,84 @@ def story_publish(*, story: Story, actor: str, user: Any = None, override_reason
             overriding = True
 
         now = timezone.now()
-        try:
-            # A savepoint, so a URL already taken on the publication date is reported, not a 500.
-            with transaction.atomic():
-                # The claim: the row changes only if it is still unpublished and still holds the
-                # content the run checked.
-                claimed = Story.objects.filter(
-                    pk=current.pk, status__in=PUBLISHABLE, content_hash=run.content_hash
-                ).update(
-                    status=Story.Status.PUBLISHED,
-                    published_at=now,
-                    dateline=Story.dateline_for(published_at=now, edition_start=current.dateline),
-                    updated_at=now,
-                    **site_texts_in_force(now),
-                )
-        except IntegrityError:
-            raise PublishRefused(
-                f"Story {current.desk_id} cannot be published: another story already uses the address "
-                f"/stories/{now.date().isoformat()}/{current.slug}/; change its slug"
-            ) from None
-        if claimed != 1:
-            # Unreachable while the row lock is held; kept so a change of locking cannot publish twice.
-            raise PublishRefused(f"Story {current.desk_id} changed while it was being published; try again")
-
         if overriding:
             run.override_reason = reason
             run.overridden_by = user
             run.overridden_at = now
             run.save(update_fields=["override_reason", "overridden_by", "overridden_at"])
-        published = Story.objects.get(pk=current.pk)
-        note = f"published overriding checks (run {run.pk})" if overriding else f"published (run {run.pk} passed)"
-        story_record_change(story=published, actor=actor, note=note)
-        # Readers, caches and feeds hear of it only once it is committed.
-        transaction.on_commit(lambda: story_changed.send(sender=Story, story=published, action="published"))
+            gate = f"overridden by {actor} (run {run.pk} {run.status}): {reason}"
+        else:
+            gate = f"checks passed (run {run.pk})"
+        published = _publish(current, live, actor=actor, gate=gate, content_hash=run.content_hash, now=now)
     logger.info("story %s published by %s%s", published.desk_id, actor, " overriding its checks" if overriding else "")
     return PublishResult(story=published, run=run, published=True, overridden=overriding)
+
+
+def story_publish_unchecked(*, story: Story, actor: str, reason: str) -> Story:
+    """Publish without running the checks: an archive migration, say (``import_desk
+    --unchecked --reason``). Recorded like an override, with its reason, on the live version
+    and in the revision, and shown in admin. Only operators reach it, from the command line."""
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not reason or "\x00" in reason:
+        raise PublishRefused("Publishing without checks needs a written reason")
+    with transaction.atomic():
+        current = Story.objects.select_for_update().get(pk=story.pk)
+        live = PublishedVersion.objects.filter(pk=current.pk).first()
+        if live is not None and live.withdrawn_at is None and live.content_hash == current.content_hash:
+            return current
+        if current.status not in PUBLISHABLE:
+            raise PublishRefused(f"A {current.get_status_display().lower()} story cannot be published again")
+        gate = f"published without checks by {actor}: {reason}"
+        published = _publish(
+            current, live, actor=actor, gate=gate, content_hash=current.content_hash, now=timezone.now()
+        )
+    logger.warning("story %s published WITHOUT checks by %s: %s", published.desk_id, actor, reason)
+    return published
+
+
+def _publish(
+    current: Story, live: PublishedVersion | None, *, actor: str, gate: str, content_hash: str, now: Any
+) -> Story:
+    """The gate has opened: claim the story, freeze its live version and record it."""
+    # A republished story keeps its address and first publication time; a first publication
+    # keeps a time the working copy carries (an imported archive's), else it is now.
+    published_at = live.published_at if live is not None else (current.published_at or now)
+    dateline = (
+        live.dateline
+        if live is not None
+        else Story.dateline_for(published_at=published_at, edition_start=current.dateline)
+    )
+    # Site texts: those the story already points at (an imported story's, a republished
+    # story's), else the versions in force at its publication.
+    in_force = site_texts_in_force(published_at)
+    texts = {
+        name: getattr(current, f"{name}_id") or (in_force[name].pk if in_force[name] else None)
+        for name in SITE_TEXT_MODELS
+    }
+    try:
+        # A savepoint, so a URL already taken on the publication date is reported, not a 500.
+        with transaction.atomic():
+            # The claim: the row changes only if it is still publishable and still holds the
+            # content the gate opened for.
+            claimed = Story.objects.filter(pk=current.pk, status__in=PUBLISHABLE, content_hash=content_hash).update(
+                status=Story.Status.PUBLISHED,
+                published_at=published_at,
+                dateline=dateline,
+                updated_at=now,
+                **{f"{name}_id": pk for name, pk in texts.items()},
+            )
+            if claimed != 1:
+                # Unreachable while the row lock is held; kept so a change of locking cannot publish twice.
+                raise PublishRefused(f"Story {current.desk_id} changed while it was being published; try again")
+            published = Story.objects.get(pk=current.pk)
+            version_freeze(story=published, actor=actor, gate=gate)
+    except IntegrityError:
+        raise PublishRefused(
+            f"Story {current.desk_id} cannot be published: another story already uses the address "
+            f"/stories/{dateline.isoformat()}/{current.slug}/; change its slug"
+        ) from None
+    story_record_change(story=published, actor=actor, note=f"published: {gate}"[:300])
+    return published
 
 
 def story_apply_verdict(*, run: VerificationRun) -> Story:

@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from stories.models import Story
+from stories.models import PublishedVersion, Story
 
 from . import repeat
 from .checks import CHECKS, checkable, parts, story_texts
@@ -149,6 +149,39 @@ def story_verify(*, story: Story, started_by: str, user: Any = None, force: bool
     if run.is_finished:
         return run
     return verification_run_execute(run_id=run.pk)
+
+
+def live_version_recheck(*, version: PublishedVersion) -> str:
+    """Run the checks again for a live story after a claim it cites may have changed.
+
+    The story stays up whatever they say; when they no longer pass, its version is flagged
+    with the reason, for its editors (admin shows it). Returns the flag ("" when it passes).
+    The checks read the working copy, so they judge the live content when the two are equal;
+    when the working copy has moved on, the flag says the live content could not be re-checked.
+    """
+    story = Story.objects.get(pk=version.pk)
+    if story.content_hash != version.content_hash:
+        flag = (
+            "a claim this story cites changed after publication; the working copy has changed since, so the "
+            "live content could not be re-checked: submit and republish to check it"
+        )
+    else:
+        run = story_verify(story=story, started_by="recheck after a source changed", force=True)
+        problems = [
+            f"{check['name']}: {problem['at']}: {problem['message']}"
+            for check in run.checks
+            if check["status"] != CheckStatus.PASS
+            for problem in check.get("problems", [])
+        ]
+        flag = (
+            ""
+            if run.status == VerificationRun.Status.PASSED
+            else (
+                f"re-check after a source changed did not pass (run {run.pk}, {run.status}): " + "; ".join(problems[:3])
+            )
+        )
+    PublishedVersion.objects.filter(pk=version.pk).update(flag=flag)
+    return flag
 
 
 # --- The repeat index ----------------------------------------------------------------------

@@ -15,10 +15,13 @@ from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from stories.models import Revision, Story
+from manifests.models import Claim, Manifest
+from newsroom.models import Beat, Newsroom
+from stories.models import PublishedVersion, Revision, Story
 from stories.signals import story_changed
 
 from .services import story_signature_refresh
+from .tasks import enqueue_live_refresh
 
 logger = logging.getLogger(__name__)
 
@@ -44,3 +47,43 @@ def signature_on_revision(sender: Any, instance: Revision, created: bool, **kwar
 @receiver(story_changed, dispatch_uid="verification_signature_on_story_changed")
 def signature_on_story_changed(sender: Any, story: Story, **kwargs: Any) -> None:
     _refresh_after_commit(story.pk)
+
+
+# --- Live stories follow their sources ---------------------------------------------------------
+# A manifest's title or claims, a newsroom's or a beat's title: live pages show them, so the
+# live versions that do are rendered again after the change commits, and when claims may have
+# changed, their checks run again (a failure flags the story; it stays up).
+
+
+def _refresh_live_after_commit(versions: Any, *, recheck: bool) -> None:
+    def refresh() -> None:
+        enqueue_live_refresh(version_ids=list(versions.values_list("pk", flat=True)), recheck=recheck)
+
+    transaction.on_commit(refresh, robust=True)
+
+
+@receiver(post_save, sender=Manifest, dispatch_uid="verification_live_on_manifest")
+def live_on_manifest_saved(sender: Any, instance: Manifest, created: bool, **kwargs: Any) -> None:
+    # A new manifest may be one a live story cited before the store had it; a stored one may
+    # have new claims (a refetch replaces them whole).
+    if not kwargs.get("raw"):
+        _refresh_live_after_commit(PublishedVersion.objects.citing([instance.manifest_id]), recheck=True)
+
+
+@receiver(post_save, sender=Claim, dispatch_uid="verification_live_on_claim")
+def live_on_claim_saved(sender: Any, instance: Claim, **kwargs: Any) -> None:
+    if not kwargs.get("raw"):
+        cited = PublishedVersion.objects.filter(citations__manifest_id=instance.manifest.manifest_id)
+        _refresh_live_after_commit(cited, recheck=True)
+
+
+@receiver(post_save, sender=Newsroom, dispatch_uid="verification_live_on_newsroom")
+def live_on_newsroom_saved(sender: Any, instance: Newsroom, created: bool, **kwargs: Any) -> None:
+    if not created and not kwargs.get("raw"):
+        _refresh_live_after_commit(PublishedVersion.objects.filter(newsroom=instance), recheck=False)
+
+
+@receiver(post_save, sender=Beat, dispatch_uid="verification_live_on_beat")
+def live_on_beat_saved(sender: Any, instance: Beat, created: bool, **kwargs: Any) -> None:
+    if not created and not kwargs.get("raw"):
+        _refresh_live_after_commit(PublishedVersion.objects.filter(beat=instance), recheck=False)

@@ -29,11 +29,12 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from manifests.provider import ProviderUnavailable
 from manifests.services import FetchOutcome, manifests_fetch
 from newsroom.celery import app
-from stories.models import Story
+from stories.models import PublishedVersion, Story
+from stories.services import version_rerender
 
 from .gate import story_apply_verdict
 from .models import CheckStatus, VerificationRun
-from .services import verification_run_execute
+from .services import live_version_recheck, verification_run_execute
 
 logger = logging.getLogger(__name__)
 
@@ -249,4 +250,35 @@ def requeue_pending_runs() -> dict[str, int]:
                 counts["verdicts"] += 1
     if any(counts.values()):
         logger.info("requeue_pending_runs: %s", counts)
+    return counts
+
+
+def enqueue_live_refresh(*, version_ids: list[int], recheck: bool) -> None:
+    """Queue the refresh of these live versions after a source they show changed; logged, never
+    raised, when the broker cannot take it (``manage.py rerender`` repairs)."""
+    if not version_ids:
+        return
+    try:
+        refresh_live_versions_task.apply_async(
+            args=[version_ids], kwargs={"recheck": recheck}, retry_policy=PUBLISH_RETRY_POLICY
+        )
+    except BROKER_ERRORS as error:
+        logger.warning("could not queue the refresh of %d live versions: %s", len(version_ids), error)
+
+
+@app.task(
+    **DURABLE,
+    max_retries=5,
+    soft_time_limit=settings.VERIFY_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.VERIFY_TASK_TIME_LIMIT,
+)
+def refresh_live_versions_task(self: Any, version_ids: list[int], recheck: bool = False) -> dict[str, int]:
+    """Render these live versions again (a manifest, claim, newsroom or beat they show changed)
+    and, when a claim may have changed, run their checks again. Safe to repeat: rendering the
+    same sources gives the same artifacts, and a recheck records one more run."""
+    counts = {"rerendered": 0, "flagged": 0}
+    for version in PublishedVersion.objects.filter(pk__in=version_ids):
+        counts["rerendered"] += version_rerender(version=version)
+        if recheck and version.withdrawn_at is None:
+            counts["flagged"] += bool(live_version_recheck(version=version))
     return counts

@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from stories.models import Story
+from stories.models import PublishedVersion, Story
 from stories.services import (
     WorkflowError,
     WorkflowPermissionDenied,
@@ -36,6 +36,7 @@ from .gate import (
     PublishResult,
     story_apply_verdict,
     story_publish,
+    story_publish_unchecked,
 )
 from .models import VerificationRun
 from .services import verification_run_request
@@ -52,12 +53,25 @@ __all__ = [
     "WorkflowPermissionDenied",
     "story_add_correction",
     "story_publish",
+    "story_publish_unchecked",
     "story_retract",
     "story_submit",
 ]
 
-# A story may be submitted (again) until it is published; an edit after checks needs a new run.
-SUBMITTABLE = (Story.Status.DRAFT, Story.Status.SUBMITTED, Story.Status.VERIFIED, Story.Status.FAILED)
+# A story may be submitted (again) until it is retracted: a published one when its working copy
+# holds new content, to be checked before it replaces the live version.
+SUBMITTABLE = (
+    Story.Status.DRAFT,
+    Story.Status.SUBMITTED,
+    Story.Status.VERIFIED,
+    Story.Status.FAILED,
+    Story.Status.PUBLISHED,
+)
+
+
+def _differs_from_live(story: Story) -> bool:
+    live = PublishedVersion.objects.filter(pk=story.pk).values_list("content_hash", flat=True).first()
+    return live is None or live != story.content_hash
 
 
 def story_submit(*, story: Story, actor: str, user: Any = None, recheck: bool = False) -> VerificationRun:
@@ -77,11 +91,15 @@ def story_submit(*, story: Story, actor: str, user: Any = None, recheck: bool = 
         current = Story.objects.select_for_update().get(pk=story.pk)
         if current.status not in SUBMITTABLE:
             raise WorkflowError(
-                f"A {current.get_status_display().lower()} story cannot be submitted; "
-                "a published story is corrected or retracted instead"
+                f"A {current.get_status_display().lower()} story cannot be submitted; a retracted story stays withdrawn"
             )
         # Also brings the content hash up to date, so the run is for exactly what is stored.
         story_record_change(story=current, actor=actor, note="submitted for checks")
+        if current.status == Story.Status.PUBLISHED and not recheck and not _differs_from_live(current):
+            raise WorkflowError(
+                f"Story {current.desk_id} is published and its working copy holds nothing new to check; "
+                "edit it first, or correct or retract it"
+            )
         Story.objects.filter(pk=current.pk).update(status=Story.Status.SUBMITTED, updated_at=timezone.now())
         run = verification_run_request(story=current, started_by=actor, user=user, force=recheck)
         if not run.is_finished:

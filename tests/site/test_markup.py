@@ -1,12 +1,15 @@
-"""Paragraph markdown becomes HTML that cannot carry script."""
+"""Paragraph markdown becomes HTML that cannot carry script; stored text is shown as text."""
 
 from __future__ import annotations
 
 import pytest
 
-from stories.markup import http_url, render_markdown
-from stories.pages import CitedClaim, CiteLink
-from stories.render import escape, render_cites
+from manifests.models import Claim
+from public.markup import http_url, render_markdown
+from tests.factories import publish_story
+
+from .html import parse
+from .routes import TRAINING
 
 
 def test_markdown_formatting_and_links_are_kept_with_nofollow_noopener():
@@ -93,16 +96,27 @@ def test_only_absolute_web_addresses_from_stored_data_become_links(url, expected
     assert http_url(url) == expected
 
 
-def test_stored_text_written_into_a_block_is_escaped_for_elements_and_attributes():
-    # The story page's blocks put stored text both between tags and inside quoted attributes,
-    # so all five characters must be escaped, quotes of either kind included.
-    payload = """<img src=x onerror='a'> "q" & b"""
+def test_a_claim_text_with_quotes_and_script_is_shown_as_text_on_the_page(client, demo):
+    # The cites put stored text between tags; the story page puts text inside quoted
+    # attributes too (meta tags): every special character must come out escaped.
+    payload = """<img src=x onerror='a'> "q" & b <script>window.__xss=1</script>"""
+    story = demo["agent-training-stack"]
+    cite = story.cites.filter(paragraph__isnull=False).order_by("paragraph__section__position", "paragraph__position")[
+        0
+    ]
+    Claim.objects.filter(manifest__manifest_id=cite.manifest_id, claim_id=cite.claim_ids[0]).update(text=payload)
+    story.headline = 'A "quoted" <b>headline</b>'
+    story.save()
+    publish_story(story)  # the page is rendered when published, with the store's claim texts
 
-    escaped = escape(payload)
+    content = client.get(TRAINING).content.decode()
+    page = parse(content)
 
-    assert escaped == "&lt;img src=x onerror=&#39;a&#39;&gt; &#34;q&#34; &amp; b"
-    assert type(escaped) is str  # a plain text, which the block then marks safe as a whole
-    cites = render_cites([CiteLink('m"1', 1, [CitedClaim("c1", payload)])])
-    assert 'href="#manifest-m&#34;1"' in cites
-    assert "<img" not in cites
-    assert escaped in cites
+    assert "<img" not in content
+    assert "<script>window.__xss" not in content
+    assert "<b>headline" not in content
+    assert "&lt;img src=x onerror=&#x27;a&#x27;&gt; &quot;q&quot; &amp; b &lt;script&gt;" in content
+    claims = page.find_all("div", class_="paragraph")[0].find("details").find_all("li")
+    assert claims[0].text == f"{cite.claim_ids[0]} {payload}"
+    meta = {m.attrs.get("property"): m.attrs.get("content") for m in page.find("head").find_all("meta")}
+    assert meta["og:title"] == 'A "quoted" <b>headline</b>'

@@ -1,12 +1,14 @@
-"""Search finds published stories by their words; on PostgreSQL through GIN indexes."""
+"""Search finds published stories by the words of their live versions; on PostgreSQL through a
+GIN index."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import connection
 
-from stories.models import Story
-from stories.search import search_stories
+from public.search import search_versions
+from stories.models import PublishedVersion, Story
+from tests.factories import publish_story
 
 from .html import parse
 
@@ -52,6 +54,28 @@ def test_search_never_finds_a_story_that_is_not_published(client, hidden):
     assert Story.objects.filter(headline__startswith="Zebracorn").count() == len(hidden.stories)
 
 
+def test_search_reads_the_live_version_not_the_working_copy(client, demo):
+    story = demo["agentic-rl-production"]
+    section = story.sections.order_by("position")[0]
+    paragraph = section.paragraphs.order_by("position")[0]
+    paragraph.markdown += " Quokkaflux appears in an edit."
+    paragraph.save()
+    story.headline = "Wombatreel: a headline not yet published"
+    story.save()
+
+    # An edit of the working copy is not what readers get: search does not find it yet...
+    assert found(client, "Quokkaflux") == []
+    assert found(client, "Wombatreel") == []
+    assert found(client, "TreeOPSD critic") == [demo["agentic-rl-production"].headline]
+
+    publish_story(story)
+
+    # ...until it passes the gate, when the old words that left the story stop finding it.
+    assert found(client, "Quokkaflux") == ["Wombatreel: a headline not yet published"]
+    assert found(client, "Wombatreel") == ["Wombatreel: a headline not yet published"]
+    assert found(client, "grows TreeOPSD") == []
+
+
 def test_an_empty_search_shows_the_form_and_no_results(client, demo):
     page = parse(client.get("/search/").content)
 
@@ -74,19 +98,18 @@ def test_the_query_is_shown_back_as_text(client, demo):
 
 @pytest.mark.postgres
 def test_postgres_search_stems_words_and_ignores_stop_words(require_postgres, demo):
-    published = Story.objects.published()
+    published = PublishedVersion.objects.live()
 
     # "muons" stems to "muon"; "the" and "or" are stop words, never a reason to find nothing.
-    assert [s.slug for s in search_stories(published, "the muons")] == ["agent-training-stack"]
-    assert [s.slug for s in search_stories(published, "or")] == []
+    assert [s.slug for s in search_versions(published, "the muons")] == ["agent-training-stack"]
+    assert [s.slug for s in search_versions(published, "or")] == []
 
 
 @pytest.mark.postgres
-def test_postgres_search_uses_the_gin_indexes(require_postgres, demo):
+def test_postgres_search_uses_the_gin_index(require_postgres, demo):
     with connection.cursor() as cursor:
         # Two stories are too few for the planner to prefer an index by itself.
         cursor.execute("SET LOCAL enable_seqscan = off")
-    plan = search_stories(Story.objects.published(), "verifier").explain()
+    plan = search_versions(PublishedVersion.objects.live(), "verifier").explain()
 
-    assert "story_search_gin" in plan
-    assert "paragraph_search_gin" in plan
+    assert "version_search_gin" in plan

@@ -29,6 +29,7 @@ def feed(feed_class: type[feeds.StoryFeed]) -> Callable:
 story = "stories/<isodate:date>/<slug:slug>/"
 newsroom = "n/<slug:newsroom>/"
 beat = "n/<slug:newsroom>/<slug:beat>/"
+edition = "editions/<str:edition>/"
 
 # Story pages first: they are most of the traffic, and the resolver tries patterns in order.
 urlpatterns = [
@@ -52,4 +53,8 @@ urlpatterns = [
     path(beat + "index.json", views.beat_json, name="beat-json"),
     path(beat + "rss.xml", feed(feeds.BeatFeed), name="beat-rss"),
     path(beat + "atom.xml", feed(feeds.BeatAtomFeed), name="beat-atom"),
+    path(edition, views.edition_detail, name="edition"),
+    path(edition + "index.json", views.edition_json, name="edition-json"),
+    path("terms/reuse/", views.reuse_terms, name="reuse-terms"),
+    path(".well-known/reuse.json", views.reuse_json, name="reuse-json"),
 ]

@@ -14,8 +14,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
 
 from newsroom.models import Beat, Newsroom
-
-from .models import Story
+from stories.models import PublishedVersion
 
 FEED_SIZE = 30
 
@@ -33,11 +32,11 @@ class StoryFeed(Feed):
         del response["Last-Modified"]
         return response
 
-    def stories(self, obj: Any) -> QuerySet[Story]:
-        return Story.objects.published()
+    def stories(self, obj: Any) -> QuerySet[PublishedVersion]:
+        return PublishedVersion.objects.live()
 
-    def items(self, obj: Any) -> QuerySet[Story]:
-        return self.stories(obj).select_related("newsroom", "beat")[:FEED_SIZE]
+    def items(self, obj: Any) -> QuerySet[PublishedVersion]:
+        return self.stories(obj).listed()[:FEED_SIZE]
 
     def feed_url(self, obj: Any) -> str:
         return settings.SITE_URL + reverse(self.url_name, kwargs=self.url_kwargs(obj))
@@ -45,28 +44,28 @@ class StoryFeed(Feed):
     def url_kwargs(self, obj: Any) -> dict[str, str]:
         return {}
 
-    def item_title(self, item: Story) -> str:
+    def item_title(self, item: PublishedVersion) -> str:
         return item.headline
 
-    def item_description(self, item: Story) -> str:
+    def item_description(self, item: PublishedVersion) -> str:
         return item.dek
 
-    def item_link(self, item: Story) -> str:
+    def item_link(self, item: PublishedVersion) -> str:
         return item.absolute_url()
 
-    def item_guid(self, item: Story) -> str:
+    def item_guid(self, item: PublishedVersion) -> str:
         return item.absolute_url()
 
-    def item_pubdate(self, item: Story) -> datetime | None:
+    def item_pubdate(self, item: PublishedVersion) -> datetime | None:
         return item.published_at
 
-    def item_updateddate(self, item: Story) -> datetime:
-        return max(item.updated_at, item.published_at or item.updated_at)
+    def item_updateddate(self, item: PublishedVersion) -> datetime:
+        return item.modified_at
 
-    def item_author_name(self, item: Story) -> str:
+    def item_author_name(self, item: PublishedVersion) -> str:
         return item.newsroom.title
 
-    def item_categories(self, item: Story) -> list[str]:
+    def item_categories(self, item: PublishedVersion) -> list[str]:
         return [item.newsroom.title, item.beat.title]
 
 
@@ -93,8 +92,8 @@ class NewsroomFeed(StoryFeed):
     def get_object(self, request: HttpRequest, newsroom: str) -> Newsroom:
         return get_object_or_404(Newsroom, slug=newsroom)
 
-    def stories(self, obj: Newsroom) -> QuerySet[Story]:
-        return Story.objects.published().filter(newsroom=obj)
+    def stories(self, obj: Newsroom) -> QuerySet[PublishedVersion]:
+        return PublishedVersion.objects.live().filter(newsroom=obj)
 
     def url_kwargs(self, obj: Newsroom) -> dict[str, str]:
         return {"newsroom": obj.slug}
@@ -121,8 +120,8 @@ class BeatFeed(StoryFeed):
     def get_object(self, request: HttpRequest, newsroom: str, beat: str) -> Beat:
         return get_object_or_404(Beat.objects.select_related("newsroom"), newsroom__slug=newsroom, slug=beat)
 
-    def stories(self, obj: Beat) -> QuerySet[Story]:
-        return Story.objects.published().filter(beat=obj)
+    def stories(self, obj: Beat) -> QuerySet[PublishedVersion]:
+        return PublishedVersion.objects.live().filter(beat=obj)
 
     def url_kwargs(self, obj: Beat) -> dict[str, str]:
         return {"newsroom": obj.newsroom.slug, "beat": obj.slug}

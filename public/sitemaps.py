@@ -13,8 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from newsroom.models import Beat, Newsroom
-
-from .models import Story
+from stories.models import PublishedVersion
 
 NEWS_WINDOW = timedelta(days=2)
 
@@ -32,11 +31,11 @@ class SiteSitemap(Sitemap):
 class StorySitemap(SiteSitemap):
     changefreq = "weekly"
 
-    def items(self) -> QuerySet[Story]:
-        return Story.objects.published().only("dateline", "slug", "published_at", "updated_at")
+    def items(self) -> QuerySet[PublishedVersion]:
+        return PublishedVersion.objects.live().only("dateline", "slug", "published_at", "modified_at")
 
-    def lastmod(self, story: Story) -> datetime:
-        return story.updated_at
+    def lastmod(self, story: PublishedVersion) -> datetime:
+        return story.modified_at
 
 
 class NewsSitemap(StorySitemap):
@@ -44,12 +43,12 @@ class NewsSitemap(StorySitemap):
 
     limit = 1000
 
-    def items(self) -> QuerySet[Story]:
+    def items(self) -> QuerySet[PublishedVersion]:
         since = timezone.now() - NEWS_WINDOW
         return (
-            Story.objects.published()
+            PublishedVersion.objects.live()
             .filter(published_at__gte=since)
-            .only("dateline", "slug", "headline", "published_at", "updated_at")
+            .only("dateline", "slug", "headline", "published_at", "modified_at")
         )
 
 
@@ -59,17 +58,17 @@ class ListingSitemap(SiteSitemap):
     changefreq = "hourly"
 
     def items(self) -> list[tuple[str, dict[str, str], datetime | None]]:
-        published = Story.objects.published()
+        published = PublishedVersion.objects.live()
         items: list[tuple[str, dict[str, str], datetime | None]] = [
             ("home", {}, published.aggregate(latest=Max("published_at"))["latest"])
         ]
-        for newsroom in Newsroom.objects.filter(stories__in=published).annotate(latest=Max("stories__published_at")):
+        for newsroom in Newsroom.objects.filter(live_versions__in=published).annotate(
+            latest=Max("live_versions__published_at")
+        ):
             items.append(("newsroom", {"newsroom": newsroom.slug}, newsroom.latest))
-        beats = Beat.objects.filter(stories__in=published).select_related("newsroom")
-        for beat in beats.annotate(latest=Max("stories__published_at")):
+        beats = Beat.objects.filter(live_versions__in=published).select_related("newsroom")
+        for beat in beats.annotate(latest=Max("live_versions__published_at")):
             items.append(("beat", {"newsroom": beat.newsroom.slug, "beat": beat.slug}, beat.latest))
-        # Editions are named by key; the stories room lists those holding published stories
-        # through the stories themselves, so it needs nothing from the editions room.
         editions = published.order_by("-edition_id").values("edition_id").annotate(latest=Max("published_at"))
         for edition in editions:
             items.append(("edition", {"edition": edition["edition_id"]}, edition["latest"]))

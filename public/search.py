@@ -1,15 +1,14 @@
-"""Search over published stories.
+"""Search over published stories: what their live versions say, never a working copy.
 
 A query is a list of terms: words, "quoted phrases" and -exclusions. A story matches when
-every term is found somewhere in it (headline, dek, angle or a paragraph) and no excluded
-term is. Terms are matched one by one because a story's text lives in two tables: a query
-whose words sit in the headline and in a paragraph must still find it.
+every term is found somewhere in it (headline, dek, or the search text frozen with the
+version: angle, key facts, headings, paragraphs) and no excluded term is.
 
-On PostgreSQL each term is full-text search (English stemming) backed by two GIN indexes
-(migration 0002): one on the story's headline, dek and angle, one on paragraph bodies. Each
-is asked for matching ids in an uncorrelated subquery, so it can use its index, and the outer
-query walks published stories newest first and stops once a page is full. SQLite, the
-embedded default, has no such index: there each term is a case-insensitive substring match.
+On PostgreSQL each term is full-text search (English stemming) backed by a GIN index on the
+versions (migration stories 0006): it is asked for matching ids in an uncorrelated subquery,
+so it can use its index, and the outer query walks live versions newest first and stops once
+a page is full. SQLite, the embedded default, has no such index: there each term is a
+case-insensitive substring match.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from django.contrib.postgres.search import SearchQuery, SearchVector
 from django.db import connection
 from django.db.models import Q, QuerySet
 
-from .models import Paragraph, Story
+from stories.models import PublishedVersion
 
 SEARCH_CONFIG = "english"
 MAX_QUERY_LENGTH = 200
@@ -29,14 +28,10 @@ MAX_TERMS = 10
 _TERM = re.compile(r'(-?)"([^"]*)"|(-?)([^\s"]+)')
 
 
-# These two expressions must stay exactly those of the indexes in migration 0002, or
-# PostgreSQL will not use the indexes (a test asks PostgreSQL for the plan).
-def story_vector() -> SearchVector:
-    return SearchVector("headline", "dek", "angle", config=SEARCH_CONFIG)
-
-
-def paragraph_vector() -> SearchVector:
-    return SearchVector("markdown", config=SEARCH_CONFIG)
+# This expression must stay exactly that of the index in migration stories 0006, or PostgreSQL
+# will not use the index (a test asks PostgreSQL for the plan).
+def version_vector() -> SearchVector:
+    return SearchVector("headline", "dek", "search_text", config=SEARCH_CONFIG)
 
 
 @dataclass(frozen=True)
@@ -61,9 +56,7 @@ def parse_terms(text: str) -> list[Term]:
 
 def _postgres_match(term: Term) -> Q:
     query = SearchQuery(f'"{term.text}"' if term.phrase else term.text, config=SEARCH_CONFIG, search_type="websearch")
-    in_story = Story.objects.annotate(document=story_vector()).filter(document=query).values("pk")
-    in_body = Paragraph.objects.annotate(document=paragraph_vector()).filter(document=query).values("story_id")
-    return Q(pk__in=in_story) | Q(pk__in=in_body)
+    return Q(pk__in=PublishedVersion.objects.annotate(document=version_vector()).filter(document=query).values("pk"))
 
 
 def _meaningful(terms: list[Term]) -> list[Term]:
@@ -80,17 +73,11 @@ def _meaningful(terms: list[Term]) -> list[Term]:
 
 
 def _substring_match(term: Term) -> Q:
-    in_body = Paragraph.objects.filter(markdown__icontains=term.text).values("story_id")
-    return (
-        Q(headline__icontains=term.text)
-        | Q(dek__icontains=term.text)
-        | Q(angle__icontains=term.text)
-        | Q(pk__in=in_body)
-    )
+    return Q(headline__icontains=term.text) | Q(dek__icontains=term.text) | Q(search_text__icontains=term.text)
 
 
-def search_stories(stories: QuerySet[Story], text: str) -> QuerySet[Story]:
-    """The stories of ``stories`` that match ``text``, newest first; none for an empty query."""
+def search_versions(stories: QuerySet[PublishedVersion], text: str) -> QuerySet[PublishedVersion]:
+    """The versions of ``stories`` that match ``text``, newest first; none for an empty query."""
     terms = parse_terms(text)
     if connection.vendor == "postgresql" and terms:
         terms, match = _meaningful(terms), _postgres_match

@@ -2,7 +2,7 @@
 
 from django import template
 
-from stories.markup import http_url as _http_url
+from public.markup import http_url as _http_url
 
 register = template.Library()
 

@@ -1,7 +1,7 @@
 from django import template
 from django.utils.safestring import SafeString
 
-from stories.markup import render_inline_markdown
+from public.markup import render_inline_markdown
 
 register = template.Library()
 
