@@ -44,8 +44,9 @@ def empty_page_cache(settings):
 
 
 @pytest.fixture
-def demo(db, site_url) -> dict[str, Story]:
-    """The demo site as `make run` loads it: demo manifests and both seeds, published."""
+def demo(db, site_url, seed_site_texts) -> dict[str, Story]:
+    """The demo site as `make run` loads it: demo manifests, the seeds' site-wide texts and
+    both seeds, published."""
     quiet = {"stdout": io.StringIO(), "stderr": io.StringIO()}
     call_command("import_manifests", str(DEMO_MANIFESTS), **quiet)
     call_command("import_desk", str(SEEDS), **quiet)

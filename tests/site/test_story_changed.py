@@ -12,7 +12,8 @@ from .conftest import seed
 
 
 @pytest.fixture
-def heard():
+def heard(seed_site_texts):
+    # The seeds imported here carry site-wide texts, which the site must know first.
     events: list[tuple[int, str]] = []
 
     def listener(sender, story, action, **kwargs):
