@@ -28,7 +28,11 @@ class BeatAdmin(admin.ModelAdmin):
 
 
 class SiteTextAdmin(admin.ModelAdmin):
-    """Versions are history: a new version is added, and one that stories carry is not edited."""
+    """Versions are history: a new version is added, and one that stories carry is not edited.
+
+    Site-wide texts belong to the site: adding a version needs the model's add permission,
+    which superusers hold and editors are not given; an import never adds one.
+    """
 
     list_display = ["__str__", "effective_from", "created_at"]
     date_hierarchy = "effective_from"
@@ -41,7 +45,8 @@ class SiteTextAdmin(admin.ModelAdmin):
         return fields
 
     def has_delete_permission(self, request, obj=None):
-        return obj is None or not obj.story_set.exists()
+        # The permission first: a version no story carries is deletable only by who may delete.
+        return super().has_delete_permission(request, obj) and (obj is None or not obj.story_set.exists())
 
 
 @admin.register(Disclosure)

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import shlex
 from datetime import datetime
 from typing import Any, Self
 
 from django.conf import settings
-from django.core.validators import validate_slug
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator, validate_slug
 from django.db import models
 from django.utils import timezone
 
@@ -92,12 +95,24 @@ class SiteText(models.Model):
         self.fingerprint = fingerprint_of(self.content())
         super().save(*args, **kwargs)
 
+    def clean(self) -> None:
+        # The fingerprint is no form field, so a form's uniqueness check never sees it: an
+        # identical version is refused here, by name, rather than by the database's constraint.
+        self.fingerprint = fingerprint_of(self.content())
+        twin = type(self).objects.filter(fingerprint=self.fingerprint).exclude(pk=self.pk).first()
+        if twin is not None:
+            raise ValidationError(f"This text is identical to the {twin}; a new version must differ from it.")
+
+    def validate_unique(self, exclude: Any = None) -> None:
+        # clean() reports an identical version in words; the constraint's message would repeat it.
+        super().validate_unique(exclude={*(exclude or ()), "fingerprint"})
+
     def content(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.content_fields}
 
     @classmethod
-    def from_content(cls, content: dict[str, Any], *, effective_from: datetime) -> Self:
-        text = cls(effective_from=effective_from, **content)
+    def from_content(cls, content: dict[str, Any], *, effective_from: datetime | None = None) -> Self:
+        text = cls(effective_from=effective_from or timezone.now(), **content)
         text.fingerprint = fingerprint_of(text.content())
         return text
 
@@ -134,21 +149,131 @@ class ReuseTerms(SiteText):
         return settings.SITE_URL + cached_reverse("reuse-json")
 
 
+# The run guide's request is printed as shell commands for readers to copy and paste, so what an
+# admin types into it is held to characters that mean nothing to a shell. These are the
+# characters shlex.quote leaves bare (and that a URL path may hold); a header value may add
+# spaces and name a secret as <NAME>, which the commands turn into the reader's $NAME.
+_SHELL_INERT = r"A-Za-z0-9_@%+=:,./\-"
+_SHELL_INERT_TEXT = re.compile(rf"[{_SHELL_INERT} ]*")
+_UNSAFE_IN_URL = re.compile(rf"[^{_SHELL_INERT}]")
+_UNSAFE_IN_HEADER_VALUE = re.compile(rf"[^{_SHELL_INERT} ]")
+_HEADER_NAME = re.compile(r"[A-Za-z0-9-]+")
+_SECRET_REFERENCE = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
+_NAME_CHARACTER = re.compile(r"[A-Za-z0-9_]")
+MANIFEST_ID_PLACEHOLDER = "{manifest_id}"
+
+
+def _listed(characters: set[str]) -> str:
+    return " ".join(repr(character) for character in sorted(characters))
+
+
+def validate_request_url_template(value: str) -> None:
+    """An https URL with its {manifest_id} placeholder and no character a shell would act on."""
+    if MANIFEST_ID_PLACEHOLDER not in value:
+        raise ValidationError("must contain the placeholder {manifest_id}, where each cited manifest id goes.")
+    rest = value.replace(MANIFEST_ID_PLACEHOLDER, "")
+    unsafe = set(_UNSAFE_IN_URL.findall(rest))
+    if unsafe:
+        raise ValidationError(
+            f"must not contain {_listed(unsafe)}: readers run this URL in a shell. Use only letters, "
+            "digits and _ @ % + = : , . / - besides {manifest_id}."
+        )
+    if not value.startswith("https://"):
+        raise ValidationError("must be an https:// URL.")
+    URLValidator(schemes=["https"], message="must be a valid https:// URL.")(
+        value.replace(MANIFEST_ID_PLACEHOLDER, "1")
+    )
+
+
+def validate_request_headers(value: Any) -> None:
+    """A list of [name, value] pairs, each printed in the commands, so each shell-inert."""
+    if not isinstance(value, list):
+        raise ValidationError('must be a list of [name, value] pairs, e.g. [["Authorization", "Bearer <KEY>"]].')
+    for number, pair in enumerate(value, start=1):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(part, str) for part in pair)):
+            raise ValidationError(f"header {number} must be a [name, value] pair of two strings.")
+        name, text = pair
+        if not _HEADER_NAME.fullmatch(name):
+            raise ValidationError(f"header {number}: the name {name!r} may hold only letters, digits and -.")
+        unsafe = set(_UNSAFE_IN_HEADER_VALUE.findall(_SECRET_REFERENCE.sub("", text)))
+        if unsafe:
+            raise ValidationError(
+                f"header {number} ({name}): the value must not contain {_listed(unsafe)}: readers run it in a "
+                "shell. Use letters, digits, spaces and _ @ % + = : , . / -, and name a secret as <NAME>."
+            )
+
+
+def validate_request_method(value: str) -> None:
+    if not re.fullmatch(r"[A-Z]+", value):
+        raise ValidationError("must be an HTTP method in capitals, e.g. GET.")
+
+
+def validate_steps(value: Any) -> None:
+    shape = 'must be a list of {"n": 1, "title": "...", "text": "..."} objects'
+    if not isinstance(value, list):
+        raise ValidationError(shape + ".")
+    for number, step in enumerate(value, start=1):
+        if not (
+            isinstance(step, dict)
+            and set(step) == {"n", "title", "text"}
+            and isinstance(step["n"], int)
+            and not isinstance(step["n"], bool)
+            and isinstance(step["title"], str)
+            and isinstance(step["text"], str)
+        ):
+            raise ValidationError(f"{shape}; step {number} is not one.")
+
+
+def _shell_word(text: str, *, variable: str | None = None) -> str:
+    """``text`` as one shell word. ``variable`` names a shell variable standing for each
+    {manifest_id}; otherwise only <NAME> secret references are left to the reader's shell.
+
+    A value that holds nothing but shell-inert characters and references is written in double
+    quotes, so ``$NAME`` expands; anything else is single-quoted whole by shlex.quote, so it
+    is never run, whatever it holds (a version saved without validation included).
+    """
+    if variable is not None:
+        pieces, references = text.split(MANIFEST_ID_PLACEHOLDER), [variable] * text.count(MANIFEST_ID_PLACEHOLDER)
+    else:
+        split = _SECRET_REFERENCE.split(text)
+        pieces, references = split[::2], split[1::2]
+    if not references:
+        return shlex.quote(text)
+    if not all(_SHELL_INERT_TEXT.fullmatch(piece) for piece in pieces):
+        if variable is None:
+            return shlex.quote(text)
+        # The URL's own characters are quoted apart from the variable, which expands.
+        return f'"${{{variable}}}"'.join(shlex.quote(piece) if piece else "" for piece in pieces)
+    word = pieces[0]
+    for name, piece in zip(references, pieces[1:], strict=True):
+        # "$KEYabc" would name the variable KEYabc: braces keep the name apart from what follows.
+        word += (f"${{{name}}}" if _NAME_CHARACTER.match(piece[:1]) else f"${name}") + piece
+    return f'"{word}"'
+
+
 class RunGuide(SiteText):
     """The "Run these manifests yourself" guide: a template filled with a story's manifest ids."""
 
     title = models.CharField(max_length=500)
     summary = models.TextField()
-    steps = models.JSONField(help_text='A list of {"n", "title", "text"} objects, in order.')
+    steps = models.JSONField(
+        help_text='A list of {"n", "title", "text"} objects, in order.', validators=[validate_steps]
+    )
     mcp_url = models.URLField(max_length=1000)
     connect_url = models.URLField(max_length=1000)
-    request_method = models.CharField(max_length=10, default="GET")
-    request_url_template = models.CharField(max_length=500, help_text="A URL containing {manifest_id}.")
+    request_method = models.CharField(max_length=10, default="GET", validators=[validate_request_method])
+    request_url_template = models.CharField(
+        max_length=500,
+        help_text="An https URL containing {manifest_id}; letters, digits and _ @ % + = : , . / - only.",
+        validators=[validate_request_url_template],
+    )
     # A list of [name, value] pairs, not an object: PostgreSQL's jsonb sorts an object's keys,
     # and the headers must come back in the order they were written.
     request_headers = models.JSONField(
         default=list,
+        blank=True,
         help_text='A list of [name, value] pairs; a value may name a secret as <NAME>, e.g. "Bearer <KEY>".',
+        validators=[validate_request_headers],
     )
 
     content_fields = (
@@ -170,23 +295,21 @@ class RunGuide(SiteText):
         return [{"n": step["n"], "title": step["title"], "text": step["text"]} for step in self.steps]
 
     def request_url(self, manifest_id: str) -> str:
-        return self.request_url_template.replace("{manifest_id}", manifest_id)
+        return self.request_url_template.replace(MANIFEST_ID_PLACEHOLDER, manifest_id)
 
     def curl_headers(self) -> str:
         # "Bearer <SYNORB_KEY>" becomes "Bearer $SYNORB_KEY": the reader's shell fills it in.
-        flags = []
-        for name, value in self.request_headers:
-            shell_value = value.replace("<", "$").replace(">", "")
-            flags.append(f'-H "{name}: {shell_value}"')
-        return " ".join(flags)
+        return " ".join(f"-H {_shell_word(f'{name}: {value}')}" for name, value in self.request_headers)
 
     def commands(self, manifest_ids: list[str]) -> dict[str, str]:
+        """The copy-paste commands that fetch the manifests; every value in them is shell-quoted."""
         if not manifest_ids:
             return {"one": "", "all": ""}
-        curl = f"curl -s {self.curl_headers()}"
+        curl = " ".join(filter(None, ["curl -s", self.curl_headers()]))
+        ids = " ".join(shlex.quote(manifest_id) for manifest_id in manifest_ids)
         return {
-            "one": f"{curl} {self.request_url(manifest_ids[0])}",
-            "all": f'for id in {" ".join(manifest_ids)}; do\n  {curl} "{self.request_url("$id")}"\ndone',
+            "one": f"{curl} {shlex.quote(self.request_url(manifest_ids[0]))}",
+            "all": f"for id in {ids}; do\n  {curl} {_shell_word(self.request_url_template, variable='id')}\ndone",
         }
 
 

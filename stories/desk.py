@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, date, datetime
 from functools import cache
 from pathlib import Path
@@ -24,7 +24,7 @@ from django.urls import reverse
 
 from manifests.models import Manifest
 from newsroom.jsonfiles import DocumentError, JsonInputError, Problem, parse_json, schema_problems
-from newsroom.models import Disclosure, ReuseTerms, RunGuide, SponsorAd
+from newsroom.models import Disclosure, ReuseTerms, RunGuide, SiteText, SponsorAd
 
 from .models import Cite, ListItem, Story, trust_text
 
@@ -225,6 +225,30 @@ def sponsor_content(block: dict[str, Any]) -> dict[str, Any]:
 
 def reuse_content(block: dict[str, Any]) -> dict[str, Any]:
     return {name: block[name] for name in ReuseTerms.content_fields}
+
+
+def disclosure_content(block: str) -> dict[str, Any]:
+    return {"text": block}
+
+
+# For each site-text field of a story: the desk/1 key of its block, the model of its versions,
+# and how the block's content maps to the model's fields.
+SITE_TEXT_BLOCKS: dict[str, tuple[str, type[SiteText], Callable[[Any], dict[str, Any]]]] = {
+    "disclosure": ("disclosure", Disclosure, disclosure_content),
+    "reuse_terms": ("reuse", ReuseTerms, reuse_content),
+    "run_guide": ("run_these_manifests", RunGuide, run_guide_content),
+    "sponsor": ("sponsor", SponsorAd, sponsor_content),
+}
+
+
+def site_text_versions(document: dict[str, Any], *, effective_from: datetime | None = None) -> dict[str, SiteText]:
+    """The versions of the site-wide texts whose blocks a document carries, by the story's
+    field name, unsaved: to be looked up by fingerprint (an import) or added (an admin)."""
+    versions = {}
+    for field, (key, model, content_of) in SITE_TEXT_BLOCKS.items():
+        if document.get(key) is not None:
+            versions[field] = model.from_content(content_of(document[key]), effective_from=effective_from)
+    return versions
 
 
 def _run_guide_block(guide: RunGuide, manifest_ids: list[str]) -> dict[str, Any]:

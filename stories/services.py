@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from manifests.models import Manifest
-from newsroom.models import Beat, Disclosure, Newsroom, ReuseTerms, RunGuide, SiteText, SponsorAd
+from newsroom.models import Beat, Newsroom, SiteText
 
 from . import desk
 from .models import (
@@ -53,29 +53,40 @@ def _newsroom_for(document: dict[str, Any]) -> Newsroom:
     return newsroom
 
 
-def _site_text(model: type[SiteTextT], content: dict[str, Any], effective_from: datetime) -> SiteTextT:
-    """The stored version with exactly this content, added as a new version when there is none.
+def _site_text(version: SiteTextT) -> SiteTextT | None:
+    """The stored version with exactly this content, if the site has one; whether it is in
+    force now does not matter, for an older story carries the version of its day."""
+    return type(version).objects.filter(fingerprint=version.fingerprint).first()
 
-    An imported story brings the version it was published with; it becomes history in force
-    from that story's publication, so it never replaces a newer version.
+
+def _site_texts_known(document: dict[str, Any]) -> dict[str, SiteText | None]:
+    """The stored version of each site-wide text the document carries, by the story's field.
+
+    Site-wide texts belong to the site: only admins add versions, and an import never does,
+    nor changes which one is in force. A block that equals no stored version is refused,
+    naming its desk/1 key, before anything is written.
     """
-    text = model.from_content(content, effective_from=effective_from)
-    existing = model.objects.filter(fingerprint=text.fingerprint).first()
-    if existing:
-        return existing
-    text.save()
-    return text
+    found: dict[str, SiteText | None] = dict.fromkeys(desk.SITE_TEXT_BLOCKS)
+    problems = []
+    for field, version in desk.site_text_versions(document).items():
+        found[field] = _site_text(version)
+        if found[field] is None:
+            key = desk.SITE_TEXT_BLOCKS[field][0]
+            problems.append(
+                desk.Problem(
+                    key,
+                    f"equals no version of the {version._meta.verbose_name} the site knows; only an admin "
+                    "adds versions of site-wide texts (in admin), an import never does",
+                )
+            )
+    if problems:
+        raise desk.DeskError(problems)
+    return found
 
 
-def _pin_site_texts(story: Story, document: dict[str, Any], effective_from: datetime) -> None:
-    blocks = {
-        "disclosure": (Disclosure, lambda text: {"text": text}, document.get("disclosure")),
-        "reuse_terms": (ReuseTerms, desk.reuse_content, document.get("reuse")),
-        "run_guide": (RunGuide, desk.run_guide_content, document.get("run_these_manifests")),
-        "sponsor": (SponsorAd, desk.sponsor_content, document.get("sponsor")),
-    }
-    for field, (model, content_of, block) in blocks.items():
-        setattr(story, field, None if block is None else _site_text(model, content_of(block), effective_from))
+def _pin_site_texts(story: Story, versions: dict[str, SiteText | None]) -> None:
+    for field, version in versions.items():
+        setattr(story, field, version)
 
 
 def _seed_manifests(document: dict[str, Any]) -> None:
@@ -223,7 +234,8 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
     edition_start = desk.parse_edition(document["edition"])
 
     with transaction.atomic():
-        story = Story.objects.select_for_update().select_related("live_version").filter(desk_id=desk_id).first()
+        site_texts = _site_texts_known(document)
+        story = Story.objects.select_for_update().filter(desk_id=desk_id).first()
         created = story is None
         if story is not None:
             _refuse_undoing_what_readers_were_told(story, document)
@@ -266,7 +278,7 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
         story.writer_agent = writer["agent"] if writer else None
         story.writer_run_id = writer["run_id"] if writer else ""
         story.omitted_keys = [key for key in desk.OPTIONAL_LIST_KEYS if key not in document]
-        _pin_site_texts(story, document, published_at or timezone.now())
+        _pin_site_texts(story, site_texts)
         try:
             # A savepoint, so a lost race for the slug is reported like any other problem.
             with transaction.atomic():

@@ -5,14 +5,21 @@ into a failure, so CI always runs them."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.db import connection
 
+from newsroom.models import SiteText
+from stories.desk import parse_utc
+from tests.factories import add_site_texts
 from tests.provider_server import provider  # noqa: F401  (the test manifest provider fixture)
+
+SEEDS = Path(__file__).resolve().parents[1] / "stories" / "fixtures" / "seeds"
 
 _required = {name.strip() for name in os.getenv("REQUIRE_SERVICES", "").split(",") if name.strip()}
 REQUIRE_SERVICES = {"postgres", "redis", "chromium"} if "1" in _required else _required
@@ -52,3 +59,15 @@ def require_chromium() -> str:
 def site_url(settings) -> str:
     settings.SITE_URL = "https://hangingcontext.com"
     return settings.SITE_URL
+
+
+@pytest.fixture
+def seed_site_texts(db) -> dict[str, dict[str, SiteText]]:
+    """The site-wide texts the two seeds carry, added as load_demo adds them (an import never
+    adds one): each in force from the publication of the first seed that carries it. Returns
+    each seed's versions by the story's field name, by the seed's slug."""
+    documents = [json.loads(path.read_text()) for path in SEEDS.glob("*.json")]
+    return {
+        document["slug"]: add_site_texts(document, effective_from=parse_utc(document["published_at"]))
+        for document in sorted(documents, key=lambda document: document["published_at"])
+    }

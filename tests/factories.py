@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import factory
 from django.utils import timezone
 
 from editions.models import Edition
 from manifests.models import Claim, Manifest
-from newsroom.models import Beat, Newsroom
+from newsroom.models import Beat, Newsroom, SiteText
+from stories.desk import site_text_versions
 from stories.models import Cite, KeyFact, Paragraph, Section, Story
 
 
@@ -135,3 +137,16 @@ def publish_story(story: Story, *, reason: str = "test fixture: published withou
 
     story_record_change(story=story, actor="test")
     return story_publish_unchecked(story=story, actor="test", reason=reason)
+
+
+def add_site_texts(document: dict[str, Any], *, effective_from: dt.datetime | None = None) -> dict[str, SiteText]:
+    """Add, as an admin would before an import, the versions of the site-wide texts a desk/1
+    document carries: an import only points at versions the site knows. A version the site
+    has already is kept as it is. Returns the stored versions by the story's field name."""
+    stored = {}
+    for field, version in site_text_versions(document, effective_from=effective_from).items():
+        known = type(version).objects.filter(fingerprint=version.fingerprint).first()
+        if known is None:
+            version.save()
+        stored[field] = known or version
+    return stored

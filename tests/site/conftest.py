@@ -19,7 +19,9 @@ from django.utils import timezone
 from stories.models import Story
 from tests.factories import (
     CiteFactory,
+    ClaimFactory,
     KeyFactFactory,
+    ManifestFactory,
     NewsroomFactory,
     ParagraphFactory,
     SectionFactory,
@@ -52,8 +54,9 @@ def empty_page_cache(settings):
 
 
 @pytest.fixture
-def demo(db, site_url, django_capture_on_commit_callbacks) -> dict[str, Story]:
-    """The demo site as `make run` loads it: demo manifests and both seeds, published."""
+def demo(db, site_url, seed_site_texts, django_capture_on_commit_callbacks) -> dict[str, Story]:
+    """The demo site as `make run` loads it: demo manifests, the seeds' site-wide texts and
+    both seeds, published."""
     quiet = {"stdout": io.StringIO(), "stderr": io.StringIO()}
     call_command("import_manifests", str(DEMO_MANIFESTS), **quiet)
     # As load_demo does: the seeds' newsroom publishes a story once its checks pass.
@@ -93,6 +96,27 @@ def add_story(*, status: str, headline: str, published_at: dt.datetime | None, l
 
             story = story_retract(story=story, user=_chief(), reason="test fixture: retracted")
     return story
+
+
+def big_story(*, sections: int, paragraphs: int, cites: int) -> Story:
+    """A published story of the given size, citing manifests that are in the store with claims."""
+    story = StoryFactory(status=Story.Status.DRAFT, published_at=timezone.now() - dt.timedelta(hours=2))
+    manifests = [ManifestFactory() for _ in range(cites)]
+    claims = [ClaimFactory(manifest=manifest) for manifest in manifests]
+    for position in range(sections):
+        KeyFactFactory(story=story, position=position, text=f"Fact {position}")
+        section = SectionFactory(story=story, position=position, heading=f"Section {position}")
+        for number in range(paragraphs):
+            paragraph = ParagraphFactory(section=section, story=story, position=number, markdown=f"Para {number}.")
+            for index, (manifest, claim) in enumerate(zip(manifests, claims, strict=True)):
+                CiteFactory(
+                    paragraph=paragraph,
+                    story=story,
+                    position=index,
+                    manifest_id=manifest.manifest_id,
+                    claim_ids=[claim.claim_id],
+                )
+    return publish_story(story)
 
 
 def _chief() -> Any:

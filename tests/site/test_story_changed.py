@@ -22,7 +22,8 @@ TAGS_81 = [
 
 
 @pytest.fixture
-def heard():
+def heard(seed_site_texts):
+    # The seeds imported here carry site-wide texts, which the site must know first.
     events: list[tuple[int, str, list[str]]] = []
 
     def listener(sender, story, action, tags=None, **kwargs):

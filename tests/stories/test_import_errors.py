@@ -14,7 +14,8 @@ from stories.services import story_add_correction, story_retract
 
 from .helpers import SEEDS, row_counts, run_command, seed, variant
 
-pytestmark = pytest.mark.django_db
+# The seeds carry site-wide texts; the site must know their versions before an import.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seed_site_texts")]
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 

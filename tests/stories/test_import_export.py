@@ -16,7 +16,8 @@ from stories.services import story_import_desk
 
 from .helpers import SEEDS, run_command, seed, variant
 
-pytestmark = pytest.mark.django_db
+# The seeds carry site-wide texts; the site must know their versions before an import.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seed_site_texts")]
 
 
 def sized_story(story_id: str, slug: str, *, sections: int, paragraphs: int, cites: int) -> dict:
@@ -129,15 +130,18 @@ def test_imported_manifests_block_seeds_the_store_without_overwriting_it():
     assert Manifest.objects.get(manifest_id="1792043738156041460").origin == Manifest.Origin.STORY_IMPORT
 
 
-def test_site_texts_are_kept_as_versions_and_reused():
+def test_each_seed_points_at_the_site_text_versions_of_its_day(seed_site_texts):
     story_import_desk(document=seed())
     story_import_desk(document=seed("agentic-rl-production"))
-    # The seeds share their disclosure and reuse terms but not their guide step 1 or sponsor ad.
-    assert Disclosure.objects.count() == 1
-    assert RunGuide.objects.count() == 2
-    assert SponsorAd.objects.count() == 2
+    # The seeds share their disclosure and reuse terms but not their guide step 1 or sponsor ad;
+    # the import found the versions the site had and added none.
+    assert (Disclosure.objects.count(), RunGuide.objects.count(), SponsorAd.objects.count()) == (1, 2, 2)
     older, newer = Story.objects.order_by("published_at")
+    for story in (older, newer):
+        pinned = {field: getattr(story, field) for field in seed_site_texts[story.slug]}
+        assert pinned == seed_site_texts[story.slug]
     assert older.run_guide != newer.run_guide
+    assert older.sponsor != newer.sponsor
     assert RunGuide.objects.in_force() == newer.run_guide
 
 

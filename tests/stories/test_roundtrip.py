@@ -20,7 +20,7 @@ def import_paths(*paths: str, draft: bool = False) -> str:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("name", ["agent-training-stack", "agentic-rl-production"])
-def test_seed_survives_import_and_export_unchanged(site_url, name):
+def test_seed_survives_import_and_export_unchanged(site_url, seed_site_texts, name):
     import_paths(str(SEEDS / f"{name}.json"))
     out = io.StringIO()
     call_command("export_desk", "--id", seed(name)["id"], stdout=out)

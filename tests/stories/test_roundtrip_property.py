@@ -9,6 +9,7 @@ from hypothesis.extra.django import TestCase
 from stories.desk import export_story
 from stories.models import Story
 from stories.services import story_import_desk
+from tests.factories import add_site_texts
 
 from .desk_documents import SITE_URL, documents
 
@@ -18,6 +19,7 @@ class RoundTripTests(TestCase):
     @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(documents())
     def test_any_valid_story_round_trips(self, document):
+        add_site_texts(document)
         result = story_import_desk(document=json.loads(json.dumps(document)))
         exported = export_story(Story.objects.with_parts().get(pk=result.story.pk))
         assert exported == document
@@ -26,6 +28,7 @@ class RoundTripTests(TestCase):
     @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(documents(published=True))
     def test_importing_the_export_again_changes_nothing(self, document):
+        add_site_texts(document)
         first = story_import_desk(document=document)
         exported = export_story(Story.objects.with_parts().get(pk=first.story.pk))
         second = story_import_desk(document=exported)

@@ -47,7 +47,7 @@ def import_story(db, django_capture_on_commit_callbacks) -> Callable[..., Story]
 
 
 @pytest.fixture
-def seeds(demo_manifests, import_story) -> dict[str, Story]:
+def seeds(demo_manifests, seed_site_texts, import_story) -> dict[str, Story]:
     return {name: import_story(seed_document(name)) for name in SEED_NAMES}
 
 

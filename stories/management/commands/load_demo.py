@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand
 import manifests
 import stories
 from newsroom.models import Newsroom
+from stories import desk
 
 SEEDS = Path(stories.__file__).parent / "fixtures" / "seeds"
 DEMO_MANIFESTS = Path(manifests.__file__).parent / "fixtures" / "demo-manifests.json"
@@ -17,8 +18,8 @@ DEMO_MANIFESTS = Path(manifests.__file__).parent / "fixtures" / "demo-manifests.
 
 class Command(BaseCommand):
     help = (
-        "Load the demo newsroom: the demo manifests (illustrative claim texts), the two seed "
-        "stories, published, and an admin user. Safe to run again."
+        "Load the demo newsroom: the demo manifests (illustrative claim texts), the site-wide "
+        "texts the seeds carry, the two seed stories, published, and an admin user. Safe to run again."
     )
 
     def add_arguments(self, parser):
@@ -27,6 +28,7 @@ class Command(BaseCommand):
     def handle(self, *args, username: str, **options):
         if DEMO_MANIFESTS.exists():
             call_command("import_manifests", str(DEMO_MANIFESTS), stdout=self.stdout, stderr=self.stderr)
+        self._add_site_texts()
         self._ensure_demo_newsrooms()
         # Through the gate, as any import: the seeds are checked against the demo manifests and
         # published when they pass.
@@ -40,6 +42,21 @@ class Command(BaseCommand):
             Newsroom.objects.update_or_create(
                 slug=document["newsroom"], defaults={"title": document["newsroom_title"], "auto_publish": True}
             )
+
+    def _add_site_texts(self) -> None:
+        """Add, as an admin would, the versions of the site-wide texts the seeds carry (an import
+        never adds one): each in force from the publication of the first seed that carries it,
+        so each seed imports with its exact blocks and points at the version of its day."""
+        documents = [json.loads(path.read_text()) for path in SEEDS.glob("*.json")]
+        added = 0
+        for document in sorted(documents, key=lambda document: document["published_at"]):
+            published_at = desk.parse_utc(document["published_at"])
+            for version in desk.site_text_versions(document, effective_from=published_at).values():
+                if not type(version).objects.filter(fingerprint=version.fingerprint).exists():
+                    version.full_clean()
+                    version.save()
+                    added += 1
+        self.stdout.write(f"{added} site-wide text versions added from the seeds.")
 
     def _ensure_admin(self, username: str) -> None:
         users = get_user_model().objects
