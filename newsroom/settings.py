@@ -207,6 +207,9 @@ VERIFY_TASK_SOFT_TIME_LIMIT = envint("VERIFY_TASK_SOFT_TIME_LIMIT", "600")
 VERIFY_TASK_TIME_LIMIT = envint("VERIFY_TASK_TIME_LIMIT", "660")
 FETCH_TASK_SOFT_TIME_LIMIT = envint("FETCH_TASK_SOFT_TIME_LIMIT", "300")
 FETCH_TASK_TIME_LIMIT = envint("FETCH_TASK_TIME_LIMIT", "330")
+# Re-rendering (and re-checking) the live stories that show a source that changed.
+REFRESH_TASK_SOFT_TIME_LIMIT = envint("REFRESH_TASK_SOFT_TIME_LIMIT", "240")
+REFRESH_TASK_TIME_LIMIT = envint("REFRESH_TASK_TIME_LIMIT", "300")
 SWEEP_TASK_SOFT_TIME_LIMIT = envint("SWEEP_TASK_SOFT_TIME_LIMIT", "50")
 SWEEP_TASK_TIME_LIMIT = envint("SWEEP_TASK_TIME_LIMIT", "60")
 # The beat sweep (verification.tasks.requeue_pending_runs) queues again a run left pending this

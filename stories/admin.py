@@ -1,32 +1,52 @@
-"""The story admin: every part of a story visible and editable in order.
+"""The story admin: every part of a story's working copy visible and editable in order.
 
-The rich editor comes later; today an editor sees the whole story on one page, with
-paragraphs and their cites reachable from the section and paragraph pages.
+Every page here edits the working copy only, and records the change as every other path does
+(a revision, a fresh content hash): readers keep the live version until a publish passes the
+gate. The live versions themselves are shown read-only.
 """
 
 from django.contrib import admin
-from django.db import transaction
 
-from .models import Cite, Correction, Image, KeyFact, ListItem, Paragraph, RelatedLink, Revision, Section, Story
+from .models import (
+    Cite,
+    Correction,
+    Image,
+    KeyFact,
+    ListItem,
+    Paragraph,
+    PublishedVersion,
+    RelatedLink,
+    Revision,
+    Section,
+    Story,
+)
 from .services import story_record_change
-from .signals import story_changed
 
 
 class RecordsStoryChange:
-    """Admin pages that edit any part of a story record the change like every other path."""
+    """Admin pages that edit any part of a story record the change like every other path; the
+    working copy changes, what readers get does not."""
 
     def story_of(self, obj):
         return obj if isinstance(obj, Story) else obj.story
 
     def record(self, request, story: Story, note: str) -> None:
         story_record_change(story=story, actor=request.user.get_username(), note=note)
-        if story.is_public:
-            # Readers' pages, feeds and caches hear of the edit once it is committed.
-            transaction.on_commit(lambda: story_changed.send(sender=Story, story=story, action="updated"))
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         self.record(request, self.story_of(form.instance), "edited in admin")
+
+    def delete_queryset(self, request, queryset):
+        # The bulk "delete selected" action: every story it touched records its change.
+        stories = {}
+        for obj in queryset:
+            story = self.story_of(obj)
+            stories[story.pk] = story
+        super().delete_queryset(request, queryset)
+        if queryset.model is not Story:
+            for story in stories.values():
+                self.record(request, story, f"{queryset.model._meta.verbose_name_plural} deleted in admin")
 
     def delete_model(self, request, obj):
         story = self.story_of(obj)
@@ -101,15 +121,46 @@ class StoryAdmin(RecordsStoryChange, admin.ModelAdmin):
     search_fields = ["headline", "slug", "=desk_id", "dek"]
     date_hierarchy = "published_at"
     autocomplete_fields = ["newsroom", "beat", "edition"]
-    readonly_fields = ["created_at", "updated_at", "disclosure", "reuse_terms", "run_guide", "sponsor"]
+    readonly_fields = [
+        "status",
+        "created_at",
+        "updated_at",
+        "disclosure",
+        "reuse_terms",
+        "run_guide",
+        "sponsor",
+        "live_version_summary",
+    ]
     fieldsets = [
         (None, {"fields": ["desk_id", "slug", "dateline", "status", "published_at", "trust"]}),
+        ("What readers get", {"fields": ["live_version_summary"]}),
         ("Placement", {"fields": ["newsroom", "beat", "edition", "audience"]}),
         ("Text", {"fields": ["headline", "dek", "angle"]}),
         ("Writer", {"fields": ["writer_agent", "writer_run_id"]}),
         ("Site-wide texts carried", {"fields": ["disclosure", "reuse_terms", "run_guide", "sponsor"]}),
         ("History", {"fields": ["created_at", "updated_at"]}),
     ]
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.live_version_or_none is not None:
+            # A published story's address is fixed: its URL never moves.
+            fields += ["slug", "dateline"]
+        return fields
+
+    @admin.display(description="live version")
+    def live_version_summary(self, story: Story) -> str:
+        version = story.live_version_or_none
+        if version is None:
+            return "Not published: readers get nothing yet."
+        state = "withdrawn (410)" if version.withdrawn_at else "live"
+        parts = [f"{state}; published {version.published_at:%Y-%m-%d %H:%M} UTC; gate: {version.gate}"]
+        if story.has_unpublished_changes:
+            parts.append("the working copy has changes readers do not get until it is published again")
+        if version.flag:
+            parts.append(f"FLAGGED: {version.flag}")
+        return ". ".join(parts)
+
     inlines = [
         KeyFactInline,
         SectionInline,
@@ -173,7 +224,7 @@ class KeyFactAdmin(RecordsStoryChange, admin.ModelAdmin):
 
 
 @admin.register(Cite)
-class CiteAdmin(admin.ModelAdmin):
+class CiteAdmin(RecordsStoryChange, admin.ModelAdmin):
     list_display = ["manifest_id", "claim_ids", "story", "key_fact", "paragraph"]
     list_select_related = ["story", "key_fact", "paragraph"]
     search_fields = ["manifest_id", "story__headline"]
@@ -228,6 +279,49 @@ class CorrectionAdmin(admin.ModelAdmin):
     date_hierarchy = "published_at"
     search_fields = ["text", "story__headline"]
     readonly_fields = ["story", "position", "published_at", "text"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(PublishedVersion)
+class PublishedVersionAdmin(admin.ModelAdmin):
+    """What readers get: made only by the publish gate, changed only by corrections and
+    retractions, so read-only here."""
+
+    list_display = ["headline", "desk_id", "newsroom", "published_at", "modified_at", "live", "gate", "flag"]
+    list_select_related = ["newsroom"]
+    list_filter = ["newsroom", ("withdrawn_at", admin.EmptyFieldListFilter)]
+    search_fields = ["headline", "=desk_id", "slug"]
+    date_hierarchy = "published_at"
+    fields = [
+        "story",
+        "desk_id",
+        "dateline",
+        "slug",
+        "headline",
+        "published_at",
+        "modified_at",
+        "gate",
+        "published_by",
+        "flag",
+        "withdrawn_at",
+        "withdrawn_reason",
+        "render_format",
+        "rendered_at",
+        "document",
+    ]
+    readonly_fields = fields
+
+    @admin.display(boolean=True, description="live")
+    def live(self, version: PublishedVersion) -> bool:
+        return version.withdrawn_at is None
 
     def has_add_permission(self, request):
         return False

@@ -348,7 +348,8 @@ class PublishedVersion(models.Model):
     document so that listings, feeds and sitemaps never parse it.
     """
 
-    story = models.OneToOneField(Story, on_delete=models.CASCADE, primary_key=True, related_name="live_version")
+    # PROTECT: a published story leaves readers by a retraction, never by a deletion.
+    story = models.OneToOneField(Story, on_delete=models.PROTECT, primary_key=True, related_name="live_version")
     desk_id = models.PositiveBigIntegerField("story id", unique=True)
     # The address, fixed at first publication: a published story's URL never moves.
     dateline = models.DateField()

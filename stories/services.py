@@ -264,7 +264,8 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
         writer = document.get("writer")
         story.slug = document["slug"]
         story.dateline = dateline
-        if created:
+        if created or story.status not in (Story.Status.PUBLISHED, Story.Status.RETRACTED):
+            # New content: whatever checks the old content had, it waits to be submitted again.
             story.status = Story.Status.DRAFT
         story.newsroom = newsroom
         story.beat = beat

@@ -148,9 +148,11 @@ def story_publish(*, story: Story, actor: str, user: Any = None, override_reason
             run.overridden_at = now
             run.save(update_fields=["override_reason", "overridden_by", "overridden_at"])
             gate = f"overridden by {actor} (run {run.pk} {run.status}): {reason}"
+            note = f"published overriding checks (run {run.pk})"
         else:
             gate = f"checks passed (run {run.pk})"
-        published = _publish(current, live, actor=actor, gate=gate, content_hash=run.content_hash, now=now)
+            note = f"published (run {run.pk} passed)"
+        published = _publish(current, live, actor=actor, gate=gate, note=note, content_hash=run.content_hash, now=now)
     logger.info("story %s published by %s%s", published.desk_id, actor, " overriding its checks" if overriding else "")
     return PublishResult(story=published, run=run, published=True, overridden=overriding)
 
@@ -170,15 +172,16 @@ def story_publish_unchecked(*, story: Story, actor: str, reason: str) -> Story:
         if current.status not in PUBLISHABLE:
             raise PublishRefused(f"A {current.get_status_display().lower()} story cannot be published again")
         gate = f"published without checks by {actor}: {reason}"
+        note = f"published without checks: {reason}"
         published = _publish(
-            current, live, actor=actor, gate=gate, content_hash=current.content_hash, now=timezone.now()
+            current, live, actor=actor, gate=gate, note=note, content_hash=current.content_hash, now=timezone.now()
         )
     logger.warning("story %s published WITHOUT checks by %s: %s", published.desk_id, actor, reason)
     return published
 
 
 def _publish(
-    current: Story, live: PublishedVersion | None, *, actor: str, gate: str, content_hash: str, now: Any
+    current: Story, live: PublishedVersion | None, *, actor: str, gate: str, note: str, content_hash: str, now: Any
 ) -> Story:
     """The gate has opened: claim the story, freeze its live version and record it."""
     # A republished story keeps its address and first publication time; a first publication
@@ -218,7 +221,7 @@ def _publish(
             f"Story {current.desk_id} cannot be published: another story already uses the address "
             f"/stories/{dateline.isoformat()}/{current.slug}/; change its slug"
         ) from None
-    story_record_change(story=published, actor=actor, note=f"published: {gate}"[:300])
+    story_record_change(story=published, actor=actor, note=note[:300])
     return published
 
 

@@ -269,8 +269,8 @@ def enqueue_live_refresh(*, version_ids: list[int], recheck: bool) -> None:
 @app.task(
     **DURABLE,
     max_retries=5,
-    soft_time_limit=settings.VERIFY_TASK_SOFT_TIME_LIMIT,
-    time_limit=settings.VERIFY_TASK_TIME_LIMIT,
+    soft_time_limit=settings.REFRESH_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.REFRESH_TASK_TIME_LIMIT,
 )
 def refresh_live_versions_task(self: Any, version_ids: list[int], recheck: bool = False) -> dict[str, int]:
     """Render these live versions again (a manifest, claim, newsroom or beat they show changed)

@@ -134,8 +134,8 @@ class StoryWorkflowAdminMixin:
             context["workflow"] = {
                 "can_submit": story.status in SUBMITTABLE,
                 "can_publish": story.status in SUBMITTABLE,
-                "can_correct": story.status == Story.Status.PUBLISHED,
-                "can_retract": story.status == Story.Status.PUBLISHED,
+                "can_correct": story.is_public,
+                "can_retract": story.is_public,
                 "urls": {step: self._step_url(step, story) for step in ("submit", "publish", "retract", "correct")},
             }
         return super().change_view(request, object_id, form_url, extra_context=context)

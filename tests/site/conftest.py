@@ -16,6 +16,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.core.management import call_command
 from django.utils import timezone
 
+from newsroom import pagecache
 from stories.models import Story
 from tests.factories import (
     CiteFactory,
@@ -48,6 +49,9 @@ def empty_page_cache(settings):
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": f"site-{uuid.uuid4().hex}"}
     }
+    # The paths (and their tags) this process has stored pages for: each test starts as a
+    # process that has served nothing yet, whatever ran before it in this xdist worker.
+    pagecache._stored_paths.clear()
     yield
     if isinstance(caches["default"], LocMemCache):  # only ever this test's own cache
         caches["default"].clear()

@@ -37,3 +37,8 @@ PUBLIC_ROUTES = [
     "/terms/reuse/",
     "/.well-known/reuse.json",
 ]
+
+# Every page that lists the demo's stories (search pages are not stored, but listed here too).
+LISTINGS = ["/", "/index.json", NEWSROOM, NEWSROOM + "index.json", BEAT, BEAT + "index.json", "/rss.xml", "/atom.xml"]
+LISTINGS += [NEWSROOM + "rss.xml", NEWSROOM + "atom.xml", BEAT + "rss.xml", BEAT + "atom.xml"]
+LISTINGS += ["/sitemap.xml", "/llms.txt", "/search/?q=agent"]

@@ -56,6 +56,7 @@ def test_search_never_finds_a_story_that_is_not_published(client, hidden):
 
 def test_search_reads_the_live_version_not_the_working_copy(client, demo):
     story = demo["agentic-rl-production"]
+    published_headline = story.headline
     section = story.sections.order_by("position")[0]
     paragraph = section.paragraphs.order_by("position")[0]
     paragraph.markdown += " Quokkaflux appears in an edit."
@@ -66,7 +67,7 @@ def test_search_reads_the_live_version_not_the_working_copy(client, demo):
     # An edit of the working copy is not what readers get: search does not find it yet...
     assert found(client, "Quokkaflux") == []
     assert found(client, "Wombatreel") == []
-    assert found(client, "TreeOPSD critic") == [demo["agentic-rl-production"].headline]
+    assert found(client, "TreeOPSD critic") == [published_headline]
 
     publish_story(story)
 

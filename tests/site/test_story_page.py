@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import json
-import weakref
 
 import pytest
-from django.utils import timezone
 
 from manifests.models import Claim
-from newsroom.pagecache import pages_changed
-from stories.loading import load_story
-from stories.models import Correction
-from stories.pages import StoryPage
-from stories.render import long_date
+from public.pages import long_date
+from stories.services import story_add_correction, version_rerender
+from tests.factories import publish_story
 
 from .conftest import AGENTIC, TRAINING, seed
 from .html import parse
@@ -112,6 +107,7 @@ def test_claim_text_comes_only_from_the_manifest_the_claim_is_cited_with(client,
     claim = Claim.objects.get(claim_id=cite.claim_ids[0])
     cite.manifest_id = "1792043738156041460"  # another manifest this story cites
     cite.save()
+    publish_story(story)
 
     paragraph = parse(client.get(TRAINING).content).find_all("div", **{"class": "paragraph"})[0]
     claims = paragraph.find("details").find_all("li")
@@ -142,11 +138,8 @@ def test_page_offers_the_run_guide_sponsor_disclosure_reuse_related_and_twins(cl
     assert {document["links"]["json"], document["links"]["markdown"]} <= forms
 
 
-def test_corrections_are_shown_at_the_top_and_in_full_at_the_foot(client, demo):
-    story = demo["agent-training-stack"]
-    Correction.objects.create(
-        story=story, position=0, published_at=timezone.now() - dt.timedelta(hours=1), text="The loss was misnamed."
-    )
+def test_corrections_are_shown_at_the_top_and_in_full_at_the_foot(client, demo, admin_user):
+    story_add_correction(story=demo["agent-training-stack"], text="The loss was misnamed.", user=admin_user)
 
     page = parse(client.get(TRAINING).content)
 
@@ -192,10 +185,10 @@ def test_json_ld_is_a_news_article_citing_every_manifest(client, demo):
     assert "correction" not in data
 
 
-def test_json_ld_lists_corrections(client, demo):
-    story = demo["agentic-rl-production"]
-    when = timezone.now().replace(microsecond=0)
-    Correction.objects.create(story=story, position=0, published_at=when, text="A figure was off by one.")
+def test_json_ld_lists_corrections(client, demo, admin_user):
+    correction = story_add_correction(
+        story=demo["agentic-rl-production"], text="A figure was off by one.", user=admin_user
+    )
 
     script = parse(client.get(AGENTIC).content).find("script", type="application/ld+json")
     corrections = json.loads(script.text)["correction"]
@@ -204,7 +197,7 @@ def test_json_ld_lists_corrections(client, demo):
         {
             "@type": "CorrectionComment",
             "text": "A figure was off by one.",
-            "datePublished": f"{when:%Y-%m-%dT%H:%M:%SZ}",
+            "datePublished": f"{correction.published_at:%Y-%m-%dT%H:%M:%SZ}",
         }
     ]
 
@@ -213,6 +206,7 @@ def test_json_ld_cannot_be_closed_by_what_a_writer_types(client, demo):
     story = demo["agentic-rl-production"]
     story.headline = "</script><script>window.__xss=1</script><!--"
     story.save()
+    publish_story(story)
 
     content = client.get(AGENTIC).content.decode()
     start = content.index('<script type="application/ld+json">')
@@ -234,44 +228,26 @@ def test_an_unknown_address_gets_the_friendly_404_page(client, demo, path):
     assert "Read the latest stories" in [link.text for link in page.find_all("a", href="/")]
 
 
-def test_a_newsroom_can_give_its_stories_their_own_template(client, demo, settings, tmp_path):
-    # Rendered first with the default template: the page remembers which template it found,
-    # and must not keep that choice once the template settings change.
+def test_a_newsroom_can_give_its_stories_their_own_template(
+    client, demo, settings, tmp_path, django_capture_on_commit_callbacks
+):
+    # Published with the default template; the override applies when the page is rendered again.
     assert client.get(TRAINING).content.decode().startswith("<!doctype html>")
     folder = tmp_path / "stories" / "story"
     folder.mkdir(parents=True)
-    (folder / "artificial-intelligence.html").write_text("Custom page for {{ story.headline }}")
-    # Story pages are Jinja2 templates: an override goes where that engine looks first.
-    settings.TEMPLATES = [
-        {**engine, "DIRS": [tmp_path, *engine["DIRS"]]} if engine["BACKEND"].endswith("Jinja2") else engine
-        for engine in settings.TEMPLATES
-    ]
-    pages_changed()  # the page cache keeps the first render: start a new generation
+    (folder / "artificial-intelligence.html").write_text("Custom page for {{ document.headline }}")
+    settings.TEMPLATES = [{**engine, "DIRS": [tmp_path, *engine["DIRS"]]} for engine in settings.TEMPLATES]
+    with django_capture_on_commit_callbacks(execute=True):  # the page cache hears of the change
+        assert version_rerender(version=demo["agent-training-stack"].live_version)
 
     response = client.get(TRAINING)
 
     assert response.content.decode() == f"Custom page for {seed('agent-training-stack')['headline']}"
 
 
-def test_a_rendered_story_page_is_freed_as_soon_as_it_is_dropped(demo):
-    story = demo["agent-training-stack"]
-    page = StoryPage(load_story(dateline=story.dateline, slug=story.slug))
-    assert "Key facts" in page.html.key_facts  # the blocks are built, and point back at the page
-    gone = weakref.ref(page)
-
-    gc.disable()
-    try:
-        del page
-        # Freed by reference counting: a cycle would leave the page and every part of it to the
-        # cyclic collector, which then costs each uncached request a tenth of a millisecond.
-        assert gone() is None
-    finally:
-        gc.enable()
-
-
-def test_every_page_carries_the_same_site_header_and_footer_whichever_engine_renders_it(client, demo):
-    # The story page is a Jinja2 template and the home page a Django one; both take the frame
-    # rendered once per process (newsroom.context_processors).
+def test_every_page_carries_the_same_site_header_and_footer_whenever_it_is_rendered(client, demo):
+    # The story page is rendered when published, with no request; the home page per request;
+    # both take the same frame (newsroom.context_processors).
     story_page, home = (parse(client.get(path).content.decode()) for path in (TRAINING, "/"))
 
     for landmark in ("header", "footer"):
@@ -288,8 +264,13 @@ def test_every_page_carries_the_same_site_header_and_footer_whichever_engine_ren
     ]
 
 
-def test_the_site_frame_follows_the_site_name(client, demo, settings):
+def test_the_site_frame_follows_the_site_name_once_pages_are_rendered_again(
+    client, demo, settings, django_capture_on_commit_callbacks
+):
     settings.SITE_NAME = "The Other Desk"
+    # A release that changes what every page shows renders the stored pages again.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert version_rerender(version=demo["agent-training-stack"].live_version)
 
     page = parse(client.get(TRAINING).content.decode())
 

@@ -16,7 +16,7 @@ from manifests.models import Manifest
 from stories.desk import format_utc, parse_utc
 from stories.models import Story
 from stories.services import story_import_desk
-from tests.factories import ClaimFactory, ManifestFactory
+from tests.factories import ClaimFactory, ManifestFactory, publish_story
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_MANIFESTS = ROOT / "manifests" / "fixtures" / "demo-manifests.json"
@@ -36,11 +36,16 @@ def demo_manifests(db) -> None:
 @pytest.fixture
 def import_story(db, django_capture_on_commit_callbacks) -> Callable[..., Story]:
     """Import a desk/1 document as the importer does, running its after-commit work (the
-    repeat index) as a real commit would."""
+    repeat index) as a real commit would. A document with ``published_at`` is then published
+    as it stands (through the gate's recorded exception: these tests are about the checks
+    that judge other stories against it), unless ``as_draft``."""
 
     def do_import(document: dict[str, Any], **kwargs: Any) -> Story:
         with django_capture_on_commit_callbacks(execute=True):
             result = story_import_desk(document=copy.deepcopy(document), **kwargs)
+        if document.get("published_at") and not kwargs.get("as_draft"):
+            with django_capture_on_commit_callbacks(execute=True):
+                publish_story(result.story)
         return Story.objects.get(pk=result.story.pk)
 
     return do_import

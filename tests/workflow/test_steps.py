@@ -116,8 +116,8 @@ def test_submitting_twice_while_pending_joins_the_pending_run(stories, django_ca
     assert VerificationRun.objects.filter(story=story).count() == 1
 
 
-def test_a_published_story_cannot_be_submitted(published):
-    with pytest.raises(WorkflowError, match="published story cannot be submitted"):
+def test_a_published_story_with_nothing_new_cannot_be_submitted(published):
+    with pytest.raises(WorkflowError, match="published and its working copy holds nothing new to check"):
         story_submit(story=published, actor="writer-agent")
 
 
