@@ -6,6 +6,7 @@ Production (``DJANGO_MODE=production``): PostgreSQL through ``DATABASE_URL``, Re
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -88,6 +89,8 @@ INSTALLED_APPS = [
     "stories",
     "editions",
     "verification",
+    "axes",
+    "newsroom.ops",
 ]
 
 MIDDLEWARE = [
@@ -100,6 +103,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a refused sign-in into the lockout page (check ops.E002).
+    "axes.middleware.AxesMiddleware",
 ]
 if PRODUCTION:
     # WhiteNoise serves the collected static files behind gunicorn; runserver does it in development.
@@ -226,6 +231,33 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 60},
     },
 }
+
+# Sign-in lockout (django-axes). The lockout backend comes first, so that no backend can sign in
+# a locked-out user (check ops.E001); it only refuses, ModelBackend does the signing in.
+AUTHENTICATION_BACKENDS = [
+    "newsroom.ops.auth.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# LOGIN_FAILURE_LIMIT failed sign-ins for one username (from anywhere), or from one client address
+# (for any usernames), lock that username or address out for LOGIN_LOCKOUT_MINUTES, counted
+# from the last failure. Tries during a lockout are refused without counting, so the time a
+# locked-out user is told stays true. `manage.py axes_reset_username NAME` (or axes_reset_ip,
+# or deleting the access attempt in admin) unlocks at once.
+LOGIN_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", "5")
+LOGIN_LOCKOUT_MINUTES = envint("LOGIN_LOCKOUT_MINUTES", "15")
+# How many reverse proxies of ours stand before gunicorn, each appending to X-Forwarded-For: the
+# client's address is the entry that many places from the right. 0 trusts no header (REMOTE_ADDR).
+TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", "0")
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_CLIENT_IP_CALLABLE = "newsroom.ops.lockout.client_ip"
+AXES_LOCKOUT_CALLABLE = "newsroom.ops.lockout.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# Its start-up banner on every manage.py command is noise; lockouts are still logged.
+AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
