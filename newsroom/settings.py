@@ -231,6 +231,23 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 60},
     },
 }
+# The worker heartbeat (newsroom.ops): beat sends a tiny task to every queue this often, and
+# /readyz fails when a queue's last one ran more than READY_HEARTBEAT_MAX_AGE_SECONDS ago. It
+# waits behind the tasks queued before it, so a queue whose workers are all busy for longer
+# also shows as not ready: readiness means the work is being taken up.
+CELERY_HEARTBEAT_QUEUES = sorted({route["queue"] for route in CELERY_TASK_ROUTES.values()})
+HEARTBEAT_EVERY_SECONDS = envint("HEARTBEAT_EVERY_SECONDS", "15")
+READY_HEARTBEAT_MAX_AGE_SECONDS = envint("READY_HEARTBEAT_MAX_AGE_SECONDS", "60")
+for _queue in CELERY_HEARTBEAT_QUEUES:
+    CELERY_BEAT_SCHEDULE[f"worker-heartbeat-{_queue}"] = {
+        "task": "newsroom.ops.tasks.worker_heartbeat",
+        "schedule": float(HEARTBEAT_EVERY_SECONDS),
+        "args": (_queue,),
+        # A heartbeat not taken before the next one is sent says nothing the next will not.
+        "options": {"queue": _queue, "expires": HEARTBEAT_EVERY_SECONDS},
+    }
+# How long /readyz waits for the broker to answer.
+READY_CHECK_TIMEOUT_SECONDS = envseconds("READY_CHECK_TIMEOUT_SECONDS", "2")
 
 # Sign-in lockout (django-axes). The lockout backend comes first, so that no backend can sign in
 # a locked-out user (check ops.E001); it only refuses, ModelBackend does the signing in.
@@ -338,6 +355,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
 }
+
+# Probes call /healthz and /readyz over plain HTTP on the machine itself: no redirect to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -7,4 +7,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("newsroom.site_urls")),
     path("", include("editions.urls")),
+    # /healthz and /readyz for operators and load balancers.
+    path("", include("newsroom.ops.urls")),
 ]
