@@ -14,6 +14,7 @@ import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -178,7 +179,9 @@ def test_make_serve_answers_healthz_and_becomes_ready(serve_database, require_re
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("CELERY_", "DJANGO_"))}
     environment |= {
         "DATABASE_URL": serve_database,
-        "REDIS_URL": require_redis,
+        # A Redis database apart from the suite's (15 in CI) and test_tasks' (14), so that this
+        # worker never takes a task another test put on a queue.
+        "REDIS_URL": urlunsplit(urlsplit(require_redis)._replace(path="/13")),
         "CACHE_KEY_PREFIX": f"serve-test-{uuid.uuid4().hex}",
         "HOST": "127.0.0.1",
         "PORT": str(port),
