@@ -38,3 +38,13 @@ bench: $(BIN)/.installed
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-* staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts
+
+# As in production: gunicorn, a Celery worker and Celery beat (the Procfile, run by honcho)
+# against the PostgreSQL and Redis of DATABASE_URL and REDIS_URL, after migrate and collectstatic.
+.PHONY: serve
+serve: $(BIN)/.installed
+	@case "$$DATABASE_URL" in postgres://*|postgresql://*) ;; *) echo "make serve needs DATABASE_URL=postgres://... (PostgreSQL)" >&2; exit 2;; esac
+	@test -n "$$REDIS_URL" || { echo "make serve needs REDIS_URL=redis://... (Redis: cache and Celery broker)" >&2; exit 2; }
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py collectstatic --no-input
+	PATH="$(CURDIR)/$(BIN):$$PATH" HOST=$(HOST) $(BIN)/honcho start --port $(PORT)

@@ -12,11 +12,14 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
 from newsroom.jsonfiles import DocumentError, Problem, schema_problems
+
+if TYPE_CHECKING:
+    from .models import Manifest
 
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "manifest.schema.json"
 
@@ -92,3 +95,32 @@ class SynorbAdapter:
             ],
             is_illustrative=payload.get("illustrative", False),
         )
+
+    @staticmethod
+    def from_manifest(manifest: Manifest) -> dict[str, Any]:
+        """A stored manifest in this shape, for files of manifests: ``to_manifest`` reads it back
+        to the same fields. Its claims in order (prefetch ``claims`` for many manifests)."""
+        payload: dict[str, Any] = {
+            "manifest_id": manifest.manifest_id,
+            "title": manifest.title,
+            "source": {
+                "name": manifest.source_name,
+                "url": manifest.source_url,
+                "published_date": manifest.published_date.isoformat() if manifest.published_date else None,
+            },
+            "brief": {"headline": manifest.brief_headline, "summary": manifest.brief_summary},
+            "signal": {
+                "claims": [
+                    {"claim_id": claim.claim_id, "text": claim.text, "type": claim.type, "confidence": claim.confidence}
+                    for claim in sorted(manifest.claims.all(), key=lambda claim: claim.position)
+                ]
+            },
+        }
+        if manifest.is_illustrative:
+            payload["illustrative"] = True
+        return payload
+
+    @staticmethod
+    def problems(payload: Any) -> list[Problem]:
+        """What in a payload this shape refuses, each named by its JSON path."""
+        return schema_problems(_validator(), payload)

@@ -6,6 +6,7 @@ Production (``DJANGO_MODE=production``): PostgreSQL through ``DATABASE_URL``, Re
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -89,6 +90,8 @@ INSTALLED_APPS = [
     "editions",
     "verification",
     "public",
+    "axes",
+    "newsroom.ops",
 ]
 
 # What renders a published story's page and twins (the public site), and who tells the CDN
@@ -106,6 +109,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a refused sign-in into the lockout page (check ops.E002).
+    "axes.middleware.AxesMiddleware",
 ]
 if PRODUCTION:
     # WhiteNoise serves the collected static files behind gunicorn; runserver does it in development.
@@ -225,6 +230,50 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 60},
     },
 }
+# The worker heartbeat (newsroom.ops): beat sends a tiny task to every queue this often, and
+# /readyz fails when a queue's last one ran more than READY_HEARTBEAT_MAX_AGE_SECONDS ago. It
+# waits behind the tasks queued before it, so a queue whose workers are all busy for longer
+# also shows as not ready: readiness means the work is being taken up.
+CELERY_HEARTBEAT_QUEUES = sorted({route["queue"] for route in CELERY_TASK_ROUTES.values()})
+HEARTBEAT_EVERY_SECONDS = envint("HEARTBEAT_EVERY_SECONDS", "15")
+READY_HEARTBEAT_MAX_AGE_SECONDS = envint("READY_HEARTBEAT_MAX_AGE_SECONDS", "60")
+for _queue in CELERY_HEARTBEAT_QUEUES:
+    CELERY_BEAT_SCHEDULE[f"worker-heartbeat-{_queue}"] = {
+        "task": "newsroom.ops.tasks.worker_heartbeat",
+        "schedule": float(HEARTBEAT_EVERY_SECONDS),
+        "args": (_queue,),
+        # A heartbeat not taken before the next one is sent says nothing the next will not.
+        "options": {"queue": _queue, "expires": HEARTBEAT_EVERY_SECONDS},
+    }
+# How long /readyz waits for the broker to answer.
+READY_CHECK_TIMEOUT_SECONDS = envseconds("READY_CHECK_TIMEOUT_SECONDS", "2")
+
+# Sign-in lockout (django-axes). The lockout backend comes first, so that no backend can sign in
+# a locked-out user (check ops.E001); it only refuses, ModelBackend does the signing in.
+AUTHENTICATION_BACKENDS = [
+    "newsroom.ops.auth.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# LOGIN_FAILURE_LIMIT failed sign-ins for one username (from anywhere), or from one client address
+# (for any usernames), lock that username or address out for LOGIN_LOCKOUT_MINUTES, counted
+# from the last failure. Tries during a lockout are refused without counting, so the time a
+# locked-out user is told stays true. `manage.py axes_reset_username NAME` (or axes_reset_ip,
+# or deleting the access attempt in admin) unlocks at once.
+LOGIN_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", "5")
+LOGIN_LOCKOUT_MINUTES = envint("LOGIN_LOCKOUT_MINUTES", "15")
+# How many reverse proxies of ours stand before gunicorn, each appending to X-Forwarded-For: the
+# client's address is the entry that many places from the right. 0 trusts no header (REMOTE_ADDR).
+TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", "0")
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_CLIENT_IP_CALLABLE = "newsroom.ops.lockout.client_ip"
+AXES_LOCKOUT_CALLABLE = "newsroom.ops.lockout.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# Its start-up banner on every manage.py command is noise; lockouts are still logged.
+AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -305,6 +354,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
 }
+
+# Probes call /healthz and /readyz over plain HTTP on the machine itself: no redirect to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

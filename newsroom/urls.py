@@ -5,4 +5,6 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("public.urls")),
     path("admin/", admin.site.urls),
+    # /healthz and /readyz for operators and load balancers.
+    path("", include("newsroom.ops.urls")),
 ]

@@ -1,0 +1,1 @@
+"""Operations: sign-in lockout, health and readiness, the worker heartbeat."""
