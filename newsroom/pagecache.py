@@ -46,6 +46,8 @@ from django.utils.http import http_date, parse_http_date
 from django.utils.module_loading import import_string
 from redis.exceptions import RedisError
 
+from . import localpages
+
 # What the cache raises when its server cannot be reached (Redis in production; the local-memory
 # cache never does).
 CACHE_ERRORS = (RedisError, OSError)
@@ -103,6 +105,7 @@ def tags_changed(tags: list[str]) -> None:
     now = time.time_ns()
     try:
         cache.set_many({tag_key(tag): now for tag in tags}, timeout=None)
+        localpages.announce(tags)
     finally:
         import_string(settings.CACHE_PURGE_HOOK)(tags)
 
@@ -120,6 +123,7 @@ def pages_changed() -> None:
     change still commits; pages a cache server kept through its outage then stay stale until
     they expire (``PAGE_CACHE_SECONDS``)."""
     cache.set(GENERATION_KEY, time.time_ns(), timeout=None)
+    localpages.announce([localpages.EVERYTHING])
 
 
 def last_modified(response: HttpResponse, when: datetime | None) -> HttpResponse:
@@ -146,10 +150,13 @@ class CachedPage:
     last_modified: int
     generation: int  # the site-wide one it was rendered in: in any other, it is stale
     tag: str  # its own tag
-    tag_generation: int | None  # its tag's generation when it was rendered
+    # When its rendering began (nanoseconds since the epoch). Tag generations are the times of
+    # the changes, set after they commit: a page is current while its tag last changed before
+    # it began rendering, so a change committed while it was rendered leaves it stale.
+    rendered_from: int
 
     @classmethod
-    def from_response(cls, response: HttpResponse, gen: int, tag_gen: int | None) -> CachedPage:
+    def from_response(cls, response: HttpResponse, gen: int, rendered_from: int) -> CachedPage:
         stamp = response.get("Last-Modified")
         # A page that does not say when its content changed has changed with the generation.
         last_modified = parse_http_date(stamp) if stamp else gen // 1_000_000_000
@@ -173,10 +180,10 @@ class CachedPage:
                 f"stale-if-error={settings.PAGE_S_MAXAGE}",
             ),
         ]
-        return cls(response.content, tuple(headers), etag, last_modified, gen, page_tag(response), tag_gen)
+        return cls(response.content, tuple(headers), etag, last_modified, gen, page_tag(response), rendered_from)
 
     def is_current(self, gen: int, tag_gen: int | None) -> bool:
-        return self.generation == gen and self.tag_generation == tag_gen
+        return self.generation == gen and (tag_gen is None or tag_gen < self.rendered_from)
 
     def respond(self, request: HttpRequest) -> HttpResponseBase:
         response = HttpResponse(self.content, headers=dict(self.headers))
@@ -203,12 +210,10 @@ class Lookup:
     key: str | None
     generation: int
     page: CachedPage | None = None
-    # The path's tag as this process last saw it, and that tag's generation read before the
-    # view renders: a page records it, so a change committed while the page was rendered
-    # leaves it stale rather than current. (None for a tag seen for the first time: such a
-    # page is current only while the tag has never changed, which is safe.)
-    tag: str | None = None
-    tag_generation: int | None = None
+    # When the lookup began, before any rendering: what a page rendered for it records.
+    started: int = 0
+    # This process's copies (newsroom.localpages): the epoch before Redis was read.
+    local_epoch: int = 0
 
 
 def _look_up(request: HttpRequest, query: Iterable[str], *, store: bool = True) -> Lookup:
@@ -219,8 +224,15 @@ def _look_up(request: HttpRequest, query: Iterable[str], *, store: bool = True) 
     before); else a second one for the tag of the page found."""
     try:
         if not store:
-            return Lookup(None, generation())
+            return Lookup(None, generation(), started=time.time_ns())
         key = page_key(request, query)
+        local = localpages.local_pages()
+        epoch = 0
+        if local is not None:
+            kept, epoch = local.get(key)
+            if kept is not None:
+                return Lookup(key, kept.generation, kept)
+        started = time.time_ns()
         known_tag = _stored_paths.get(request.path)
         wanted = [GENERATION_KEY, key] + ([tag_key(known_tag)] if known_tag else [])
         found = cache.get_many(wanted)
@@ -228,12 +240,16 @@ def _look_up(request: HttpRequest, query: Iterable[str], *, store: bool = True) 
         known_gen = found.get(tag_key(known_tag)) if known_tag else None
         page = found.get(key)
         if page is None:
-            return Lookup(key, gen, None, known_tag, known_gen)
+            return Lookup(key, gen, None, started, epoch)
         tag_gen = known_gen if page.tag == known_tag else cache.get(tag_key(page.tag))
-        return Lookup(key, gen, page if page.is_current(gen, tag_gen) else None, known_tag, known_gen)
+        if not page.is_current(gen, tag_gen):
+            return Lookup(key, gen, None, started, epoch)
+        if local is not None:
+            local.put(key, page, epoch)
+        return Lookup(key, gen, page, started, epoch)
     except CACHE_ERRORS as error:
         _unavailable(error)
-        return Lookup(None, time.time_ns())
+        return Lookup(None, time.time_ns(), started=time.time_ns())
 
 
 def _unavailable(error: Exception) -> None:
@@ -272,14 +288,16 @@ def public_page(view: View | None = None, *, query: Iterable[str] = (), store: b
                     response = response.render()  # TemplateResponse, e.g. from the sitemap view
                 if response.status_code != 200 or response.streaming or "private" in response.get("Cache-Control", ""):
                     return response
-                tag = page_tag(response)
-                tag_gen = looked.tag_generation if tag == looked.tag else None
-                page = CachedPage.from_response(response, looked.generation, tag_gen)
+                page = CachedPage.from_response(response, looked.generation, looked.started)
                 if looked.key:
                     try:
                         cache.set(looked.key, page, settings.PAGE_CACHE_SECONDS)
                     except CACHE_ERRORS as error:
                         _unavailable(error)
+                    else:
+                        local = localpages.local_pages()
+                        if local is not None:
+                            local.put(looked.key, page, looked.local_epoch)
             if looked.key:
                 _stored_paths[request.path] = page.tag  # stored here, or by another process
             return page.respond(request)

@@ -103,6 +103,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Answers for pages kept in the page cache, before sessions, CSRF and users (see its module).
     "newsroom.pagecache.PageCacheMiddleware",
+    # Live story pages and twins from their stored artifact, before sessions and users too.
+    "public.middleware.LiveStoryMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -173,6 +175,9 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# With Redis: pages each serving process keeps in its own memory, dropped when Redis announces
+# a change (newsroom/localpages.py); 0 turns the copies off. A stored page is about 40 KB.
+PAGE_CACHE_LOCAL_ENTRIES = envint("PAGE_CACHE_LOCAL_ENTRIES", "500")
 
 # Celery: Redis as broker when REDIS_URL is set; otherwise tasks run in-process, eagerly.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
 
 from newsroom.models import Beat, Newsroom
+from newsroom.pagecache import tagged
 from stories.models import PublishedVersion
 
 FEED_SIZE = 30
@@ -30,7 +31,11 @@ class StoryFeed(Feed):
         # The framework dates a feed by its newest item, which would move back in time when
         # that item is retracted; the page cache dates it by the last change instead.
         del response["Last-Modified"]
-        return response
+        return tagged(response, [self.cache_tag(**kwargs)])
+
+    def cache_tag(self, **kwargs: str) -> str:
+        """The listing this feed is (newsroom.pagecache): its page goes stale with it."""
+        return "site"
 
     def stories(self, obj: Any) -> QuerySet[PublishedVersion]:
         return PublishedVersion.objects.live()
@@ -98,6 +103,9 @@ class NewsroomFeed(StoryFeed):
     def url_kwargs(self, obj: Newsroom) -> dict[str, str]:
         return {"newsroom": obj.slug}
 
+    def cache_tag(self, *, newsroom: str) -> str:
+        return f"newsroom-{newsroom}"
+
     def title(self, obj: Newsroom) -> str:
         return f"{obj.title}: {settings.SITE_NAME}"
 
@@ -125,6 +133,9 @@ class BeatFeed(StoryFeed):
 
     def url_kwargs(self, obj: Beat) -> dict[str, str]:
         return {"newsroom": obj.newsroom.slug, "beat": obj.slug}
+
+    def cache_tag(self, *, newsroom: str, beat: str) -> str:
+        return f"beat-{newsroom}-{beat}"
 
     def title(self, obj: Beat) -> str:
         return f"{obj.newsroom.title} / {obj.title}: {settings.SITE_NAME}"

@@ -56,7 +56,7 @@ def parse_terms(text: str) -> list[Term]:
 
 def _postgres_match(term: Term) -> Q:
     query = SearchQuery(f'"{term.text}"' if term.phrase else term.text, config=SEARCH_CONFIG, search_type="websearch")
-    return Q(pk__in=PublishedVersion.objects.annotate(document=version_vector()).filter(document=query).values("pk"))
+    return Q(pk__in=PublishedVersion.objects.annotate(vector=version_vector()).filter(vector=query).values("pk"))
 
 
 def _meaningful(terms: list[Term]) -> list[Term]:

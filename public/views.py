@@ -10,20 +10,24 @@ get nothing there yet; a preview is never cached nor indexed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
+from datetime import UTC, date, datetime
+from functools import lru_cache
 from itertools import groupby
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.sitemaps import views as sitemap_views
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from editions.models import Edition
 from newsroom.models import Beat, Newsroom, ReuseTerms
 from newsroom.pagecache import last_modified, private_response, public_page, tagged
+from newsroom.reversing import cached_reverse
 from stories import desk
 from stories.models import PublishedVersion, Story
 
@@ -36,16 +40,56 @@ LLMS_STORIES = 50
 PREVIEW_PERMISSION = "stories.view_story"
 
 
-def _version_at(day: str, slug: str, *fields: str) -> PublishedVersion | None:
+class Stored(NamedTuple):
+    """What a story route reads of a published version: its state and the one artifact it sends."""
+
+    desk_id: int
+    dateline: date
+    slug: str
+    published_at: datetime
+    modified_at: datetime
+    withdrawn_at: datetime | None
+    artifact: str
+
+    @property
+    def is_live(self) -> bool:
+        return self.withdrawn_at is None and self.published_at <= timezone.now()
+
+    def absolute_url(self) -> str:
+        return settings.SITE_URL + cached_reverse("story", date=self.dateline.isoformat(), slug=self.slug)
+
+
+@lru_cache(maxsize=8)
+def _address_sql(field: str, vendor: str) -> str:
+    """One indexed lookup of a story's address, with the one artifact a route sends, as plain
+    SQL from the model's table and columns: the ORM would build this statement anew on every
+    request, which costs several times running it (0.2 ms against 0.05 ms on SQLite here)."""
+    meta = PublishedVersion._meta
+    columns = ["desk_id", "dateline", "slug", "published_at", "modified_at", "withdrawn_at", field]
+    quote = connection.ops.quote_name
+    return (
+        f"SELECT {', '.join(quote(meta.get_field(name).column) for name in columns)} FROM {quote(meta.db_table)} "
+        f"WHERE {quote(meta.get_field('dateline').column)} = %s AND {quote(meta.get_field('slug').column)} = %s"
+    )
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    # SQLite gives back the naive UTC times Django stores there; PostgreSQL aware ones.
+    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
+
+
+def _version_at(day: str, slug: str, field: str) -> Stored | None:
     try:
         dateline = date.fromisoformat(day)
     except ValueError:
         raise Http404("No such date") from None
-    return (
-        PublishedVersion.objects.filter(dateline=dateline, slug=slug)
-        .only("desk_id", "published_at", "modified_at", "withdrawn_at", *fields)
-        .first()
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(_address_sql(field, connection.vendor), [dateline, slug])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    desk_id, dateline, slug, published_at, modified_at, withdrawn_at, artifact = row
+    return Stored(desk_id, dateline, slug, _aware(published_at), _aware(modified_at), _aware(withdrawn_at), artifact)
 
 
 def _preview(request: HttpRequest, day: str, slug: str) -> Story | None:
@@ -73,18 +117,44 @@ def _links(response: HttpResponse, url: str) -> HttpResponse:
     return response
 
 
+# A story's three forms: the stored artifact each one sends, and its content type.
+FORMS = {
+    "": ("page_html", "text/html; charset=utf-8"),
+    "index.json": ("document", "application/json"),
+    "index.md": ("markdown", "text/markdown; charset=utf-8"),
+}
+
+
+class NotLive(Exception):
+    """No live version at this address (``version``: a withdrawn one, or None)."""
+
+    def __init__(self, version: Stored | None):
+        super().__init__("no live version at this address")
+        self.version = version
+
+
+@public_page
+def live_story(request: HttpRequest, date: str, slug: str, form: str = "") -> HttpResponse:
+    """A live story's page or twin, exactly as stored when it was published; raises NotLive.
+
+    Answered for every reader alike, so it reads nothing of the request but its address:
+    ``public.middleware.LiveStoryMiddleware`` calls it before sessions and users are set up."""
+    field, content_type = FORMS[form]
+    version = _version_at(date, slug, field)
+    if version is None or not version.is_live:
+        raise NotLive(version)
+    response = HttpResponse(version.artifact, content_type=content_type)
+    response = last_modified(response, version.modified_at)
+    return tagged(_links(response, version.absolute_url()), [f"story-{version.desk_id}"])
+
+
 def _story_response(
-    request: HttpRequest,
-    day: str,
-    slug: str,
-    field: str,
-    respond: Callable[[str], HttpResponse],
-    preview: Callable[[Story], HttpResponse],
+    request: HttpRequest, day: str, slug: str, form: str, preview: Callable[[Story], HttpResponse]
 ) -> HttpResponse:
-    version = _version_at(day, slug, field)
-    if version is not None and version.is_live:
-        response = last_modified(respond(getattr(version, field)), version.modified_at)
-        return tagged(_links(response, version.absolute_url()), [f"story-{version.desk_id}"])
+    try:
+        return live_story(request, day, slug, form)
+    except NotLive as not_live:
+        version = not_live.version
     story = _preview(request, day, slug)
     if story is not None and (version is None or version.withdrawn_at is None):
         return private_response(_links(preview(story), story.absolute_url()))
@@ -101,40 +171,34 @@ def _status_text(story: Story) -> str:
 
 
 @require_safe
-@public_page
 def story_detail(request: HttpRequest, date: str, slug: str) -> HttpResponse:
     return _story_response(
         request,
         date,
         slug,
-        "page_html",
-        HttpResponse,
+        "",
         lambda story: HttpResponse(render_preview(desk.export_story(story), status_text=_status_text(story))),
     )
 
 
 @require_safe
-@public_page
 def story_json(request: HttpRequest, date: str, slug: str) -> HttpResponse:
     return _story_response(
         request,
         date,
         slug,
-        "document",
-        lambda text: HttpResponse(text, content_type="application/json"),
+        "index.json",
         lambda story: HttpResponse(desk.dumps(desk.export_story(story)), content_type="application/json"),
     )
 
 
 @require_safe
-@public_page
 def story_markdown(request: HttpRequest, date: str, slug: str) -> HttpResponse:
     return _story_response(
         request,
         date,
         slug,
-        "markdown",
-        lambda text: HttpResponse(text, content_type="text/markdown; charset=utf-8"),
+        "index.md",
         lambda story: HttpResponse(
             pages.story_markdown(pages.StoryPage(desk.export_story(story), preview=True)),
             content_type="text/markdown; charset=utf-8",

@@ -8,7 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.utils import timezone
 
-from tests.factories import StoryFactory
+from stories.models import Story
+from tests.factories import StoryFactory, publish_story
 
 from .html import parse
 from .routes import AGENTIC, BEAT, NEWSROOM, TRAINING
@@ -93,13 +94,17 @@ def test_news_sitemap_holds_only_the_last_two_days(client, demo):
         beat=like.beat,
         headline="Fresh & new",
         published_at=timezone.now() - dt.timedelta(hours=5),
+        status=Story.Status.DRAFT,
     )
-    StoryFactory(
+    old = StoryFactory(
         newsroom=like.newsroom,
         beat=like.beat,
         headline="Three days old",
         published_at=timezone.now() - dt.timedelta(days=3),
+        status=Story.Status.DRAFT,
     )
+    fresh = publish_story(fresh)
+    publish_story(old)
 
     root = ET.fromstring(client.get("/news-sitemap.xml").content)
     urls = list(root.iter(f"{SITEMAP}url"))
@@ -131,10 +136,13 @@ def test_llms_txt_lists_newsrooms_and_recent_stories_with_their_markdown_twins(c
     assert text.index(AGENTIC) < text.index(TRAINING)
 
 
-def test_llms_txt_keeps_a_headline_with_brackets_on_one_link_line(client, demo):
+def test_llms_txt_keeps_a_headline_with_brackets_on_one_link_line(client, demo, django_capture_on_commit_callbacks):
     story = demo["agent-training-stack"]
     story.headline = "A [bracketed]\nheadline"
     story.save()
+    assert "bracketed" not in client.get("/llms.txt").content.decode()  # not published yet
+    with django_capture_on_commit_callbacks(execute=True):
+        publish_story(story)
 
     text = client.get("/llms.txt").content.decode()
 

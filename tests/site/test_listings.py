@@ -9,10 +9,16 @@ import json
 import pytest
 from django.utils import timezone
 
-from tests.factories import BeatFactory, EditionFactory, NewsroomFactory, StoryFactory
+from stories.models import Story
+from tests.factories import BeatFactory, EditionFactory, NewsroomFactory, StoryFactory, publish_story
 
 from .html import parse
 from .routes import BEAT, EDITION, NEWSROOM
+
+
+def published(**fields) -> Story:
+    """A story published through the gate: a story's rows alone are never listed."""
+    return publish_story(StoryFactory(status=Story.Status.DRAFT, **fields))
 
 
 def headlines(node) -> list[str]:
@@ -67,7 +73,7 @@ def test_newsroom_and_beat_json_twins(client, demo):
 
 def test_beat_page_lists_only_its_beat(client, demo):
     other = BeatFactory(newsroom=demo["agent-training-stack"].newsroom, slug="policy", title="Policy")
-    StoryFactory(newsroom=other.newsroom, beat=other, headline="A policy story")
+    published(newsroom=other.newsroom, beat=other, headline="A policy story")
 
     assert "A policy story" not in client.get(BEAT).content.decode()
     assert "A policy story" in client.get("/n/artificial-intelligence/policy/").content.decode()
@@ -76,7 +82,7 @@ def test_beat_page_lists_only_its_beat(client, demo):
 def test_edition_page_groups_its_stories_by_newsroom(client, demo):
     edition = demo["agent-training-stack"].edition
     climate = NewsroomFactory(slug="climate", title="Climate")
-    StoryFactory(newsroom=climate, edition=edition, headline="Sea ice at a low")
+    published(newsroom=climate, edition=edition, headline="Sea ice at a low")
 
     page = parse(client.get(EDITION).content)
     data = json.loads(client.get(EDITION + "index.json").content)
@@ -95,7 +101,7 @@ def test_listings_are_paginated_and_a_page_that_is_not_there_is_404(client, demo
     beat = demo["agent-training-stack"].beat
     start = timezone.now() - dt.timedelta(days=1)
     for number in range(25):
-        StoryFactory(
+        published(
             newsroom=newsroom,
             beat=beat,
             headline=f"Filler {number:02d}",
@@ -143,7 +149,7 @@ def test_home_with_no_stories_says_so(client, db):
 
 def test_listing_uses_an_edition_created_for_it(client, demo):
     EditionFactory(key="2026-11-02T10")
-    StoryFactory(
+    published(
         newsroom=demo["agent-training-stack"].newsroom,
         beat=demo["agent-training-stack"].beat,
         edition_id="2026-11-02T10",
@@ -154,3 +160,24 @@ def test_listing_uses_an_edition_created_for_it(client, demo):
 
     assert page.by_id("latest-edition").find("a").attrs["href"] == "/editions/2026-11-02T10/"
     assert headlines(page.find_all("section", **{"class": "listing"})[0]) == ["Newest edition story"]
+
+
+def test_a_story_whose_rows_say_published_is_not_listed_until_published_through_the_gate(
+    client, demo, django_capture_on_commit_callbacks
+):
+    story = StoryFactory(
+        newsroom=demo["agent-training-stack"].newsroom,
+        beat=demo["agent-training-stack"].beat,
+        headline="Rows alone",
+        status=Story.Status.PUBLISHED,
+    )
+
+    for path in ("/", NEWSROOM, BEAT, NEWSROOM + "index.json"):
+        assert "Rows alone" not in client.get(path).content.decode(), path
+    assert client.get(story.get_absolute_url()).status_code == 404
+
+    with django_capture_on_commit_callbacks(execute=True):  # the listings cached above go stale
+        publish_story(story)
+
+    for path in ("/", NEWSROOM, BEAT, NEWSROOM + "index.json"):
+        assert "Rows alone" in client.get(path).content.decode(), path

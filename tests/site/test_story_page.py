@@ -98,7 +98,13 @@ def test_every_cite_links_to_its_manifest_in_the_ledger_and_reveals_its_claims(c
     assert claim.text in paragraph.find("details").text
 
 
-def test_claim_text_comes_only_from_the_manifest_the_claim_is_cited_with(client, demo):
+def first_claims(client) -> list:
+    return parse(client.get(TRAINING).content).find_all("div", class_="paragraph")[0].find("details").find_all("li")
+
+
+def test_claim_text_comes_only_from_the_manifest_the_claim_is_cited_with(
+    client, demo, django_capture_on_commit_callbacks
+):
     # A claim id cited with the wrong manifest must not borrow the text of its own manifest.
     story = demo["agent-training-stack"]
     cite = story.cites.filter(paragraph__isnull=False).order_by("paragraph__section__position", "paragraph__position")[
@@ -107,7 +113,10 @@ def test_claim_text_comes_only_from_the_manifest_the_claim_is_cited_with(client,
     claim = Claim.objects.get(claim_id=cite.claim_ids[0])
     cite.manifest_id = "1792043738156041460"  # another manifest this story cites
     cite.save()
-    publish_story(story)
+    # An edit of the working copy: readers still get the published cite, with its text.
+    assert claim.text in first_claims(client)[0].text
+    with django_capture_on_commit_callbacks(execute=True):
+        publish_story(story)
 
     paragraph = parse(client.get(TRAINING).content).find_all("div", **{"class": "paragraph"})[0]
     claims = paragraph.find("details").find_all("li")
@@ -202,11 +211,18 @@ def test_json_ld_lists_corrections(client, demo, admin_user):
     ]
 
 
-def test_json_ld_cannot_be_closed_by_what_a_writer_types(client, demo):
+def json_ld(client, path: str) -> dict:
+    return json.loads(parse(client.get(path).content).find("script", type="application/ld+json").text)
+
+
+def test_json_ld_cannot_be_closed_by_what_a_writer_types(client, demo, django_capture_on_commit_callbacks):
     story = demo["agentic-rl-production"]
+    published_headline = story.headline
     story.headline = "</script><script>window.__xss=1</script><!--"
     story.save()
-    publish_story(story)
+    assert json_ld(client, AGENTIC)["headline"] == published_headline  # not published yet
+    with django_capture_on_commit_callbacks(execute=True):
+        publish_story(story)
 
     content = client.get(AGENTIC).content.decode()
     start = content.index('<script type="application/ld+json">')

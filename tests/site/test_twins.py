@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 
 import pytest
-from django.utils import timezone
 
-from stories.models import Correction
+from stories.services import story_add_correction
 
 from .conftest import AGENTIC, TRAINING, seed
 
@@ -86,13 +84,8 @@ def test_markdown_twin_reads_as_the_whole_page_with_citation_markers(client, dem
     assert "## Corrections" not in text
 
 
-def test_markdown_twin_lists_corrections_before_the_key_facts(client, demo):
-    Correction.objects.create(
-        story=demo["agent-training-stack"],
-        position=0,
-        published_at=timezone.now() - dt.timedelta(minutes=5),
-        text="A benchmark name was wrong.",
-    )
+def test_markdown_twin_lists_corrections_before_the_key_facts(client, demo, admin_user):
+    story_add_correction(story=demo["agent-training-stack"], text="A benchmark name was wrong.", user=admin_user)
 
     text = client.get(TRAINING + "index.md").content.decode()
 

@@ -1,0 +1,155 @@
+"""Pages a process read from the shared page cache, kept in its own memory and dropped the moment
+Redis says they changed.
+
+With Redis as the page cache every hit costs a round trip to it, which is most of a warm page's
+cost. redis-py's client-side cache would remove it, but needs Redis 7.4 or later; this is the same
+idea on Redis's plain pub/sub: ``tags_changed`` and ``pages_changed`` publish what changed on a
+channel, and a thread in each serving process listens and drops its copies of those pages.
+
+It is safe by construction:
+- pages are kept only while the subscription is confirmed; when it breaks, every copy is dropped
+  and lookups go to Redis until it is confirmed again (so no message can have been missed);
+- every message bumps an epoch, and a page read from Redis is kept only if no message arrived
+  between that read and keeping it (a change racing the read leaves it out, not stale).
+
+A publish reaches every process's readers within one pub/sub delivery (about a millisecond on one
+machine). Off with the local-memory cache, which is per process already, and when
+``PAGE_CACHE_LOCAL_ENTRIES`` is 0.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from collections import OrderedDict
+from typing import Any
+
+import redis
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+EVERYTHING = "*"
+RECONNECT_SECONDS = 1.0
+
+
+def channel() -> str:
+    """The invalidation channel: per cache key prefix, as pub/sub channels span Redis databases."""
+    prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+    return f"{prefix}:pages:changed"
+
+
+def announce(tags: list[str]) -> None:
+    """Tell every serving process which pages changed (``EVERYTHING`` for all of them)."""
+    if not _shared_redis():
+        return
+    redis.Redis.from_url(settings.REDIS_URL, socket_timeout=settings.CACHE_TIMEOUT_SECONDS).publish(
+        channel(), json.dumps(tags)
+    )
+
+
+def _shared_redis() -> bool:
+    return bool(getattr(settings, "REDIS_URL", "")) and "Redis" in settings.CACHES["default"]["BACKEND"]
+
+
+class LocalPages:
+    def __init__(self, url: str, channel_name: str, size: int):
+        self.url = url
+        self.channel = channel_name
+        self.size = size
+        self._lock = threading.Lock()
+        self._pages: OrderedDict[str, Any] = OrderedDict()
+        self._epoch = 0
+        self._ready = False
+        self._pid: int | None = None
+
+    # --- Serving threads ---------------------------------------------------------------------
+
+    def get(self, key: str) -> tuple[Any | None, int]:
+        """The page kept under ``key`` (None if there is none or the listener is not ready),
+        and the epoch to hand back to ``put`` after reading Redis."""
+        self._ensure_listening()
+        with self._lock:
+            if not self._ready:
+                return None, self._epoch
+            page = self._pages.get(key)
+            if page is not None:
+                self._pages.move_to_end(key)
+            return page, self._epoch
+
+    def put(self, key: str, page: Any, epoch: int) -> bool:
+        """Keep a page read from Redis, unless something changed since ``epoch``."""
+        with self._lock:
+            if not self._ready or epoch != self._epoch:
+                return False
+            self._pages[key] = page
+            self._pages.move_to_end(key)
+            while len(self._pages) > self.size:
+                self._pages.popitem(last=False)
+            return True
+
+    # --- The listener ------------------------------------------------------------------------
+
+    def _ensure_listening(self) -> None:
+        # After a fork (gunicorn's workers) the parent's thread is gone: start one here.
+        if self._pid == os.getpid():
+            return
+        with self._lock:
+            if self._pid == os.getpid():
+                return
+            self._pid = os.getpid()
+            self._forget(ready=False)
+            threading.Thread(target=self._listen, name="local-pages", daemon=True).start()
+
+    def _forget(self, *, ready: bool) -> None:
+        """Drop every page (the lock is held)."""
+        self._pages.clear()
+        self._epoch += 1
+        self._ready = ready
+
+    def _listen(self) -> None:
+        while True:
+            try:
+                client = redis.Redis.from_url(self.url, health_check_interval=10)
+                pubsub = client.pubsub()
+                pubsub.subscribe(self.channel)
+                for message in pubsub.listen():
+                    self.receive(message)
+            except Exception as error:  # the listener must outlive any Redis failure
+                logger.warning("local page copies off until Redis answers again: %r", error)
+                with self._lock:
+                    self._forget(ready=False)
+                time.sleep(RECONNECT_SECONDS)
+
+    def receive(self, message: dict[str, Any]) -> None:
+        with self._lock:
+            if message["type"] == "subscribe":
+                # Confirmed: from now on no change goes unheard.
+                self._forget(ready=True)
+                return
+            if message["type"] != "message":
+                return
+            tags = set(json.loads(message["data"]))
+            self._epoch += 1
+            if EVERYTHING in tags:
+                self._pages.clear()
+                return
+            for key in [key for key, page in self._pages.items() if page.tag in tags]:
+                del self._pages[key]
+
+
+_local: LocalPages | None = None
+_local_lock = threading.Lock()
+
+
+def local_pages() -> LocalPages | None:
+    """This process's copies, when the page cache is Redis and they are enabled."""
+    global _local
+    if _local is None and settings.PAGE_CACHE_LOCAL_ENTRIES and _shared_redis():
+        with _local_lock:
+            if _local is None:
+                _local = LocalPages(settings.REDIS_URL, channel(), settings.PAGE_CACHE_LOCAL_ENTRIES)
+    return _local
