@@ -359,12 +359,51 @@ def figure_values(text: str) -> set[Decimal]:
     return {figure.value for figure in digit_figures(text)} | {figure.value for figure in spelled_figures(text)}
 
 
+# Words that state a value without a digit: what a claim saying 'half' or 'a decade' offers to
+# back a passage's '50%' or '10 years'. Only the claim side reads these: a passage's 'half' is
+# not held to the figure rule.
+_IMPLIED = {
+    "half": (Decimal(50), Decimal("0.5")),
+    "halved": (Decimal(50),),
+    "decade": (Decimal(10),),
+    "decades": (Decimal(10),),
+    "century": (Decimal(100),),
+    "quarter": (Decimal(25), Decimal(3)),
+    "third": (Decimal(3),),
+    "fortnight": (Decimal(2), Decimal(14)),
+    "twice": (Decimal(2),),
+    "double": (Decimal(2), Decimal(100)),
+    "doubled": (Decimal(2), Decimal(100)),
+    "tripled": (Decimal(3), Decimal(200)),
+    "a dozen": (Decimal(12),),
+    "week": (Decimal(7),),
+    "one in two": (Decimal(50),),
+    "one in three": (Decimal(33), Decimal("33.3")),
+    "one in four": (Decimal(25),),
+    "one in five": (Decimal(20),),
+    "one in ten": (Decimal(10),),
+    "a third": (Decimal(33), Decimal("33.3")),
+    "two thirds": (Decimal(67), Decimal("66.7"), Decimal(66)),
+    "two-thirds": (Decimal(67), Decimal("66.7"), Decimal(66)),
+    "a fifth": (Decimal(20),),
+    "three quarters": (Decimal(75),),
+    "three-quarters": (Decimal(75),),
+}
+_IMPLIED_WORD = re.compile(r"\b(" + "|".join(sorted(_IMPLIED, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+
+
+def implied_values(text: str) -> set[Decimal]:
+    """Values a text states in words that are not numbers: 'half' (50), 'a decade' (10)."""
+    return {value for match in _IMPLIED_WORD.finditer(text) for value in _IMPLIED[match.group().lower()]}
+
+
 # --- Names ---------------------------------------------------------------------------------
 
 # Capitalised words that are not names: days, months, and words often capitalised in prose.
 _NOT_NAMES_TEXT = """
     i monday tuesday wednesday thursday friday saturday sunday january february march april may june
     july august september october november december mr mrs ms dr prof
+    jan feb mar apr jun jul aug sep sept oct nov dec
 """
 _NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|[\"'(\[]\s*|\n)$")
@@ -440,6 +479,10 @@ def name_is_mentioned(name: str, haystack_lower: str, haystack_stems: StemIndex)
     parts = [part for part in re.split(r"[-.']", lowered) if part]
     if len(parts) > 1 and all(re.search(r"(?<![a-z0-9])" + re.escape(p), haystack_lower) for p in parts):
         return True
+    for suffix in ("ean", "ian", "an", "ese"):
+        # A people's name for its place: 'European' for 'Europe', 'Kenyan' for 'Kenya'.
+        if lowered.endswith(suffix) and len(lowered) - len(suffix) >= 4 and lowered[: -len(suffix)] in haystack_lower:
+            return True
     return not any(ch.isdigit() for ch in lowered) and stem(lowered) in haystack_stems
 
 
