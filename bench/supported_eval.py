@@ -107,12 +107,29 @@ def evaluate(cases: list[dict[str, Any]] | None = None) -> Evaluation:
     )
 
 
+def rule_of(reason: str) -> str:
+    """Which rule gave a reason: the kind it names ('negation: ...'), else the lexical test's."""
+    kind, colon, _ = reason.partition(":")
+    if colon and kind in ("negation", "direction", "date", "quantity", "entity swap", "modality", "new predicate"):
+        return kind
+    if "is named but" in reason:
+        return "names"
+    if "is in none of the cited claims" in reason:
+        return "figures"
+    return "words"
+
+
 def report(result: Evaluation, *, show_errors: bool = False, name: str = "paragraphs_supported") -> list[str]:
     lines = [
         f"{name}  {result.total} cases  accuracy {result.accuracy:.1%}  "
         f"false alarms {result.false_alarms}/{result.supported} ({result.false_alarm_rate:.1%})  "
         f"{result.seconds * 1000 / result.total:.2f} ms a case",
     ]
+    alarms = Counter(
+        rule_of(reason) for case, reasons in result.errors if case["label"] == "supported" for reason in reasons
+    )
+    if alarms:
+        lines.append("  false-alarm reasons by rule: " + ", ".join(f"{rule} {n}" for rule, n in alarms.most_common()))
     for kind in sorted(result.by_kind):
         caught = f"{result.caught[kind]:>3}/{result.by_kind[kind]:<3}"
         lines.append(f"  caught {kind:<15} {caught} ({result.recall(kind):.0%}); passed {result.passed(kind)}")

@@ -35,7 +35,7 @@ from . import support_rules as rules
 from . import text as lex
 
 # A passage needs this share of its content words in the cited claims...
-PASSAGE_COVERAGE = 0.5
+PASSAGE_COVERAGE = 0.45
 # ...and each sentence of at least SENTENCE_MIN_WORDS content words needs this share.
 SENTENCE_COVERAGE = 0.34
 SENTENCE_MIN_WORDS = 4
@@ -105,7 +105,14 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     if not digits and not spelled:
         return []
     offered = lex.figure_values(claims) | lex.implied_values(claims)
+    # '3 in 10' for a claim's 30%: the ratio's own figures are not held to the claims.
+    in_ratios = set()
+    for match, percent in lex.ratios(passage):
+        if any(abs(percent - value) <= 1 for value in offered):
+            in_ratios |= set(range(match.start(), match.end()))
     reasons = []
+    digits = [figure for figure in digits if figure.start not in in_ratios]
+    spelled = [figure for figure in spelled if figure.start not in in_ratios]
     for figure in digits:
         if figure.value not in offered and not _rounds(passage, figure, offered):
             reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
@@ -129,11 +136,43 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
     # Names inside coined names count as mentioned: 'Lean4AgenticRL' mentions 'RL'.
     backing_lower = (text + "\n" + lex.split_camel_case(text)).lower()
     backing_stems = lex.StemIndex(claim_stems.stems | lex.content_stems(context)) if context else claim_stems
+    abbreviated = _abbreviated_names(passage, text)
     return [
         f"'{name}' is named but no cited claim mentions it"
         for name in found
-        if not lex.name_is_mentioned(name, backing_lower, backing_stems)
+        if name not in abbreviated
+        and not _PERIOD.fullmatch(name)
+        and not any(word in backing_lower for word in _TITLES.get(name.rstrip("s"), ()))
+        and not lex.name_is_mentioned(name, backing_lower, backing_stems)
     ]
+
+
+# 'Q3', 'H1', 'FY2025' name a period, not a thing: the date rule compares them.
+_PERIOD = re.compile(r"Q[1-4]|H[12]|FY\d{2,4}")
+# Abbreviations news copy uses for words a claim spells out.
+_TITLES = {
+    "CEO": ("chief executive", "boss", "head"),
+    "CFO": ("chief financial", "finance chief", "finance director"),
+    "CTO": ("chief technology", "technology chief"),
+    "COO": ("chief operating",),
+    "IPO": ("listing", "public offering", "flotation", "go public", "went public"),
+    "GDP": ("economy", "economic output", "gross domestic"),
+    "AGM": ("annual general meeting", "annual meeting"),
+}
+
+
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:of\s+|for\s+|and\s+|the\s+)*[A-Z][a-z]+)+")
+
+
+def _abbreviated_names(passage: str, backing: str) -> set[str]:
+    """Words of a name the claims give by its initials: 'European Central Bank' for 'ECB'."""
+    found: set[str] = set()
+    for match in _CAPITALISED_RUN.finditer(passage):
+        parts = [word for word in match.group().split() if word[0].isupper() and word.lower() not in lex.STOPWORDS]
+        initials = "".join(word[0] for word in parts)
+        if len(initials) >= 2 and re.search(r"\b" + initials + r"s?\b", backing):
+            found.update(parts)
+    return found
 
 
 def _missing(stems_in_order: Iterable[tuple[str, str]], backing: rules.Backing) -> list[str]:
@@ -200,6 +239,8 @@ def assess(
         labels = [f"claim {number}" for number in range(1, len(plain_claims) + 1)]
     cited = [rules.Cited(label, rules.clause_of(claim)) for label, claim in zip(labels, plain_claims, strict=True)]
     backing = rules.Backing([item.clause for item in cited])
+    # 'European Central Bank' is backed by a claim's 'ECB', as a name and as words.
+    backing.add({lex.stem(word) for word in _abbreviated_names(passage, claims)})
 
     reasons = _figure_reasons(passage, claims, backing)
     reasons += _name_reasons(passage, claims, backing, context_texts)

@@ -41,7 +41,7 @@ def _forms(text: str) -> frozenset[str]:
 _CLAUSE_WORDS = _forms("but while whereas although though because which who whom and or after before since when as")
 
 # A negation cue makes the next content words (up to NEGATION_REACH of them) negated.
-_NEGATORS = _forms("not no never none nor neither without cannot nothing nobody")
+_NEGATORS = _forms("not no never none nor neither without cannot nothing nobody lack lacks lacked lacking")
 _NEGATOR_PHRASES = (
     ("failed", "to"),
     ("fails", "to"),
@@ -52,6 +52,7 @@ _NEGATOR_PHRASES = (
     ("refuses", "to"),
     ("yet", "to"),
     ("no", "longer"),
+    ("absence", "of"),
     ("rather", "than"),
     ("instead", "of"),
 )
@@ -70,16 +71,18 @@ _POLARITY_LISTS = {
         soar soared soars raise raises raised raising lift lifts lifted boost boosts boosted expand expands
         expanded expansion higher highest hike hiked hikes doubled tripled upturn rebound rebounded increase
         accelerate accelerated accelerates faster quicker strengthen strengthened widen widened won win
-        wins gaining peaked larger bigger
+        wins gaining peaked larger bigger spiked spike rallied rally recovered ballooned swelled swell
+        costlier pricier stronger warmer hotter
     """,
     ("level", -1): """
         fall falls fell fallen falling decline declines declined declining decrease decreases decreased
         decreasing drop drops dropped dropping dip dipped dips slide slid slides slip slipped slips sink sank
         sunk plunge plunged plunges tumble tumbled tumbles slump slumped slumps shrink shrank shrunk shrinks
-        shrinking contract contracted contracts contraction lower lowered lowers lowest cut cuts cutting
+        shrinking contracted contraction lower lowered lowers lowest cut cuts cutting
         reduce reduced reduces reduction trim trimmed slash slashed loss losses lose loses lost losing
         downturn slow slowed slows slower slowdown slowing decelerate decelerated weaken weakened
-        narrow narrowed halved smaller
+        narrow narrowed halved smaller ease eased eases easing cooled soften softened tanked crashed
+        collapsed dwindled cheaper weaker colder cooler
     """,
     ("rank", 1): """
         beat beats beaten beating outperform outperformed outperforms surpass surpassed surpasses exceed
@@ -91,17 +94,21 @@ _POLARITY_LISTS = {
         behind worse worst miss missed misses missing short below
     """,
     ("outcome", 1): """
-        pass passed passes succeed succeeded succeeds success successful approve approved approves approval
+        passed succeed succeeded succeeds success successful approve approved approves approval
         accept accepted accepts allow allowed allows permit permitted confirm confirmed confirms support
         supported supports improve improved improves improvement improving benefit benefited helped helps
-        effective valid upheld uphold profit profitable surplus positive
+        effective valid upheld uphold profit profitable surplus positive granted grant safe legal correct
+        accurate praised praise welcomed welcome agreed
     """,
     ("outcome", -1): """
-        fail failed fails failure reject rejected rejects rejection deny denied denies ban banned bans
-        block blocked blocks refuse refused refuses oppose opposed opposes worsen worsened worsens
+        failed fails failure reject rejected rejects rejection deny denied denies ban banned bans
+        blocked refuse refused refuses oppose opposed opposes worsen worsened worsens
         deteriorate deteriorated hurt hurts harm harmed harms damaged ineffective invalid overturned
-        overturn deficit negative unprofitable
+        overturn deficit negative unprofitable dismissed vetoed veto unsafe illegal incorrect inaccurate
+        criticised criticized condemned disagreed
     """,
+    ("trade", 1): "buy buys bought buying acquire acquired acquires purchase purchased",
+    ("trade", -1): "sell sells sold selling divest divested divests offload offloaded",
 }
 POLARITY: dict[str, tuple[str, int]] = {
     word: concept for concept, words in _POLARITY_LISTS.items() for word in words.split()
@@ -125,9 +132,9 @@ _PLAN_WORDS = _forms(
     "plan plans planned planning intend intends intended aim aims aimed expect expects expected set "
     "hope hopes hoped seek seeks sought want wants wanted going due likely poised agreed agree agrees "
     "proposes propose proposed promised promises pledged pledges vowed vows prepared preparing "
-    "forecast forecasts projected predicted predicts scheduled"
+    "projected predicted predicts scheduled"
 )
-_FORECAST_WORDS = _forms("potentially possibly eventually")
+_FORECAST_WORDS = _forms("potentially possibly eventually upcoming forthcoming")
 # In a claim, any of these is enough to back a passage's forecast or plan.
 _HEDGES = (
     _MODALS
@@ -383,6 +390,17 @@ _LIGHT = """
     amount level value values figure figures cost costs price prices
     major minor overall total average annual quarterly monthly daily yearly
     lab labs trial trials official officials spokesperson spokesman spokeswoman statement
+    following follow follows followed face faces faced serve serves served bring brings brought hold holds
+    held turn turns turned run runs ran stand stands stood live lives lived leave leaves left meet meets
+    happen happens happened become becomes remain remains remained stay stays stayed continue continues
+    continued seek seeks sought appear appears appeared mean means meant include including involve
+    involves involved provide provides provided offer offers offered allow allows allowed consider
+    considers considered expect expects expected reach reaches reached receive receives received
+    thing things side sides part parts place places piece pieces kind kinds sort type types form forms
+    fact facts reason reasons way ways lot lots range ranges deal deals side field fields line lines
+    real actual certain clear likely possible various several whole entire full own particular specific
+    further additional extra other another same similar different new old recent latest previous next
+    current former later earlier far close near long short wide broad deep
 """
 LIGHT = frozenset(lex.stem(word) for word in _LIGHT.split())
 LIGHT_WEIGHT = 0.5
@@ -456,6 +474,7 @@ class Clause:
     hedged: bool = False  # any hint of a plan, forecast, possibility or obligation
     real_names: frozenset[str] = frozenset()  # what lex.names finds: names, not capitalised openers
     contexts: dict[int, frozenset[str]] = field(default_factory=dict)
+    movements: dict[int, tuple[str, int]] | None = None
 
 
 def _key(stem: str) -> str:
@@ -584,7 +603,9 @@ def _mark_modals(clause: Clause) -> None:
                 or token.low in ("won't", "wouldn't", "couldn't", "shouldn't")
                 or (token.low == "may" and not token.text[0].isupper())  # 'May' the month
                 or token.low in _FORECAST_WORDS
-                or (token.low == "next" and following in _FUTURE_TIMES[0][1])
+                or (token.low in ("next", "coming") and following in _FUTURE_TIMES[0][1] + ("months", "weeks", "years"))
+                or (token.low == "later" and following == "this")
+                or (token.low == "on" and following in ("track", "course"))
                 or (token.low in ("is", "are") and following == "to")
             )
         if not marker:
@@ -628,6 +649,11 @@ class Backing:
         self.keys = {_key(item) for item in stems}
         self.groups = frozenset(group for item in stems for group in SYNONYMS.get(item, ()))
         self.directions = {POLARITY_STEMS[item] for item in stems if item in POLARITY_STEMS}
+
+    def add(self, stems: set[str]) -> None:
+        if stems:
+            self.index = lex.StemIndex(self.index.stems | stems)
+            self.keys |= {_key(item) for item in stems}
 
     def __contains__(self, stem: str) -> bool:
         return self.backs(stem)
@@ -792,8 +818,8 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                 flagged.add(index)
                 break
     # Direction: opposite signs of one concept about the same thing.
-    for index, token in enumerate(sentence.tokens):
-        if index in flagged or token.kind != "word" or token.low not in POLARITY or _is_bound(sentence, index):
+    for index in _movements(sentence):
+        if index in flagged:
             continue
         reason = _direction(sentence, index, claims)
         if reason:
@@ -803,22 +829,74 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
     return reasons
 
 
+_MOTION = _forms("edged ticked went moved crept go goes going gone is are was were be been")
+
+
+def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
+    """The concept and sign of token ``index``: its word's, or for 'up'/'down' after a motion
+    verb or before a figure ('edged up', 'sales were down 3%')."""
+    tokens = clause.tokens
+    low = tokens[index].low
+    if low in POLARITY:
+        return POLARITY[low]
+    if low in ("up", "down"):
+        previous = tokens[index - 1].low if index else ""
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        if previous in _MOTION or (following is not None and following.kind == "number"):
+            return ("level", 1 if low == "up" else -1)
+    return None
+
+
+# A movement named as a thing: what a second movement word can change ('growth slowed').
+_MOVEMENT_NOUNS = _forms(
+    "growth decline declines increase increases rise rises fall falls loss losses gain gains slowdown drop "
+    "drops expansion contraction deficit surplus downturn upturn"
+)
+
+
+def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
+    """Each direction word of a clause with its concept and sign, negation applied; two of
+    one concept close together in a clause read as one ('growth slowed' goes down, 'slowed
+    their decline' up), kept at the last of them."""
+    if clause.movements is not None:
+        return clause.movements
+    found: dict[int, tuple[str, int]] = {}
+    last: int | None = None
+    for index, token in enumerate(clause.tokens):
+        if token.boundary:
+            last = None
+            continue
+        polarity = _polarity(clause, index) if token.kind == "word" else None
+        if polarity is None or _is_bound(clause, index):
+            continue
+        concept, sign = polarity
+        sign = -sign if token.head else sign
+        # 'decline in home prices slowed' (the noun first, the verb up to six words on), 'slowed
+        # their decline' (the verb first, the noun close after).
+        reach = 0
+        if last is not None:
+            reach = 6 if clause.tokens[last].low in _MOVEMENT_NOUNS else 3 if token.low in _MOVEMENT_NOUNS else 0
+        if last is not None and found[last][0] == concept and index - last <= reach:
+            sign *= found.pop(last)[1]
+        found[index] = (concept, sign)
+        last = index
+    clause.movements = found
+    return found
+
+
 def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | None:
     token = sentence.tokens[index]
-    concept, sign = POLARITY[token.low]
-    sign = -sign if token.head else sign
+    concept, sign = _movements(sentence)[index]
     context = _context(sentence, index)
     # About the same thing: two shared words around it, or one in a short passage.
     needed = 2 if len(context) >= 3 else 1
     names = _names_around(sentence, index)
     candidates = []
     for cited in claims:
-        for position, other in enumerate(cited.clause.tokens):
-            if other.kind != "word" or POLARITY.get(other.low, ("", 0))[0] != concept:
+        for position, (other_concept, other_sign) in _movements(cited.clause).items():
+            other = cited.clause.tokens[position]
+            if other_concept != concept:
                 continue
-            if _is_bound(cited.clause, position):
-                continue
-            other_sign = POLARITY[other.low][1] * (-1 if other.head else 1)
             if other.stem == token.stem and other_sign == sign:
                 return None  # the claim uses the very word the same way
             if concept == "rank" or (_than_after(sentence, index) and _than_after(cited.clause, position)):
@@ -1276,7 +1354,7 @@ def _clause_words(clause: Clause, marker: int) -> list[int]:
     found = []
     for index in range(marker + 1, len(clause.tokens)):
         token = clause.tokens[index]
-        if token.kind == "punct":
+        if token.boundary:
             break
         if token.content and not token.name and token.stem not in LIGHT and token.low not in _PLAN_WORDS:
             found.append(index)

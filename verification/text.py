@@ -342,8 +342,8 @@ def spelled_figures(text: str) -> list[Figure]:
     for match in _NUMBER_WORDS.finditer(text):
         phrase = match["words"].strip(" -")
         lowered = phrase.lower()
-        if lowered in ("one", "one and"):
-            # 'one' is more often a pronoun ('no one', 'one of them') than a count.
+        if lowered in ("one", "one and") and not match["scale"]:
+            # 'one' is more often a pronoun ('no one', 'one of them') than a count; 'one million' is a count.
             continue
         value = _spelled_value(phrase)
         if value is None:
@@ -377,6 +377,35 @@ _IMPLIED = {
     "tripled": (Decimal(3), Decimal(200)),
     "a dozen": (Decimal(12),),
     "week": (Decimal(7),),
+    "a thousand": (Decimal(1_000),),
+    "a million": (Decimal(1_000_000),),
+    "half a million": (Decimal(500_000),),
+    "a billion": (Decimal(1_000_000_000),),
+    "half a billion": (Decimal(500_000_000),),
+    "nine in ten": (Decimal(90),),
+    "a tenth": (Decimal(10),),
+    "both": (Decimal(2),),
+    "pair": (Decimal(2),),
+    "couple": (Decimal(2),),
+    "single": (Decimal(1),),
+    "once": (Decimal(1),),
+    "every": (Decimal(100),),
+    "all": (Decimal(100),),
+    "none": (Decimal(0),),
+    "no": (Decimal(0),),
+    "one third": (Decimal(33), Decimal("33.3")),
+    "one-third": (Decimal(33), Decimal("33.3")),
+    "one and a half": (Decimal("1.5"),),
+    "two and a half": (Decimal("2.5"),),
+    "first": (Decimal(1),),
+    "second": (Decimal(2),),
+    "fourth": (Decimal(4),),
+    "fifth": (Decimal(5),),
+    "sixth": (Decimal(6),),
+    "seventh": (Decimal(7),),
+    "eighth": (Decimal(8),),
+    "ninth": (Decimal(9),),
+    "tenth": (Decimal(10),),
     "one in two": (Decimal(50),),
     "one in three": (Decimal(33), Decimal("33.3")),
     "one in four": (Decimal(25),),
@@ -392,9 +421,35 @@ _IMPLIED = {
 _IMPLIED_WORD = re.compile(r"\b(" + "|".join(sorted(_IMPLIED, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
 
+_RATIO = re.compile(
+    r"\b(?P<part>\d+|one|two|three|four|five|six|seven|eight|nine)\s+(?:in|out\s+of)\s+"
+    r"(?P<whole>\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred)\b",
+    re.IGNORECASE,
+)
+_SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_SMALL |= {"ten": 10, "twenty": 20, "hundred": 100}
+
+
+def ratios(text: str) -> list[tuple[re.Match, Decimal]]:
+    """'3 in 10', 'one out of four': each with the percentage it states (30, 25)."""
+    found = []
+    for match in _RATIO.finditer(text):
+        part, whole = (int(g) if g.isdigit() else _SMALL[g.lower()] for g in (match["part"], match["whole"]))
+        if whole and part < whole:
+            found.append((match, Decimal(part * 100) / Decimal(whole)))
+    return found
+
+
 def implied_values(text: str) -> set[Decimal]:
-    """Values a text states in words that are not numbers: 'half' (50), 'a decade' (10)."""
-    return {value for match in _IMPLIED_WORD.finditer(text) for value in _IMPLIED[match.group().lower()]}
+    """Values a text states without a figure of their own: 'half' (50), 'a decade' (10),
+    '3 in 10' (30), and a rise of 50% as 1.5 times."""
+    values = {value for match in _IMPLIED_WORD.finditer(text) for value in _IMPLIED[match.group().lower()]}
+    for _, percent in ratios(text):
+        values |= {percent.quantize(Decimal(1)), percent.quantize(Decimal("0.1")).normalize()}
+    for figure in digit_figures(text):
+        if "%" in figure.text or "percent" in figure.text or "per cent" in figure.text:
+            values.add((1 + figure.value / 100).normalize())
+    return values
 
 
 # --- Names ---------------------------------------------------------------------------------
@@ -461,7 +516,10 @@ def split_camel_case(text: str) -> str:
 def _is_acronym_of(acronym: str, haystack_lower: str) -> bool:
     """'RL' stands for 'reinforcement learning' when those words follow each other in the text."""
     initials = "".join(word[0] for word in words(haystack_lower))
-    return acronym in initials
+    if acronym in initials:
+        return True
+    # 'RLHF': 'reinforcement learning from human feedback', the small words left out.
+    return acronym in "".join(word[0] for word in words(haystack_lower) if word not in STOPWORDS)
 
 
 def name_is_mentioned(name: str, haystack_lower: str, haystack_stems: StemIndex) -> bool:
@@ -479,6 +537,13 @@ def name_is_mentioned(name: str, haystack_lower: str, haystack_stems: StemIndex)
     parts = [part for part in re.split(r"[-.']", lowered) if part]
     if len(parts) > 1 and all(re.search(r"(?<![a-z0-9])" + re.escape(p), haystack_lower) for p in parts):
         return True
+    # 'Berlin-based', 'Nvidia-backed': the name is the capitalised part.
+    original_parts = [part for part in re.split(r"[-.']", name) if part]
+    named = [part for part in original_parts if part[0].isupper() or any(ch.isdigit() for ch in part)]
+    if len(original_parts) > 1 and named and len(named) < len(original_parts):
+        return all(name_is_mentioned(part, haystack_lower, haystack_stems) for part in named)
+    if lowered.endswith("s") and not lowered.endswith("ss"):
+        lowered = lowered[:-1]  # 'Americans', 'Kenyans'
     for suffix in ("ean", "ian", "an", "ese"):
         # A people's name for its place: 'European' for 'Europe', 'Kenyan' for 'Kenya'.
         if lowered.endswith(suffix) and len(lowered) - len(suffix) >= 4 and lowered[: -len(suffix)] in haystack_lower:
