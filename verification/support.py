@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 
 from . import support_rules as rules
 from . import text as lex
@@ -84,9 +85,11 @@ def _rounds(passage: str, figure: lex.Figure, offered: set[Decimal]) -> bool:
     if not hedge or not figure.value:
         return False
     word = hedge.group(1).lower()
+    # A bound ('more than 200' for 214) may sit further from the value than a plain rounding.
+    tolerance = ROUNDING if word in _APPROXIMATELY else 2 * ROUNDING
     quantum = Decimal(1).scaleb(figure.value.normalize().as_tuple().exponent)
     for value in offered:
-        if not value or abs(figure.value - value) > abs(value) * ROUNDING:
+        if not value or abs(figure.value - value) > abs(value) * tolerance:
             continue
         if value.normalize().as_tuple().exponent >= quantum.as_tuple().exponent:
             continue  # not rounder than the claim's figure: 'some 1,101' for 1,100 is a change
@@ -100,11 +103,17 @@ def _rounds(passage: str, figure: lex.Figure, offered: set[Decimal]) -> bool:
     return False
 
 
+@lru_cache(maxsize=8192)
+def _claim_values(claim: str) -> frozenset[Decimal]:
+    """Every value one claim offers, however written; a story cites a claim from many passages."""
+    return frozenset(lex.figure_values(claim) | lex.implied_values(claim))
+
+
 def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[str]:
     digits, spelled = lex.digit_figures(passage), lex.spelled_figures(passage)
     if not digits and not spelled:
         return []
-    offered = lex.figure_values(claims) | lex.implied_values(claims)
+    offered = frozenset().union(*(_claim_values(claim) for claim in claims.split("\n")))
     # '3 in 10' for a claim's 30%: the ratio's own figures are not held to the claims.
     in_ratios = set()
     for match, percent in lex.ratios(passage):
@@ -130,6 +139,12 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
     found = lex.names(passage)
     if not found:
         return []
+    plainly = (claims + "\n" + "\n".join(context_texts)).lower()
+    found = [
+        name for name in found if not re.search(r"(?<![a-z0-9])" + re.escape(name.lower()) + r"(?![a-z0-9])", plainly)
+    ]
+    if not found:
+        return []  # every name is in the claims as written: the common case, and a cheap test
     claim_stems = backing.index
     context = "\n".join(context_texts)
     text = claims + "\n" + context
@@ -161,6 +176,7 @@ _TITLES = {
 }
 
 
+_ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:of\s+|for\s+|and\s+|the\s+)*[A-Z][a-z]+)+")
 
 
@@ -239,8 +255,9 @@ def assess(
         labels = [f"claim {number}" for number in range(1, len(plain_claims) + 1)]
     cited = [rules.Cited(label, rules.clause_of(claim)) for label, claim in zip(labels, plain_claims, strict=True)]
     backing = rules.Backing([item.clause for item in cited])
-    # 'European Central Bank' is backed by a claim's 'ECB', as a name and as words.
-    backing.add({lex.stem(word) for word in _abbreviated_names(passage, claims)})
+    if _ACRONYM.search(claims):
+        # 'European Central Bank' is backed by a claim's 'ECB', as a name and as words.
+        backing.add({lex.stem(word) for word in _abbreviated_names(passage, claims)})
 
     reasons = _figure_reasons(passage, claims, backing)
     reasons += _name_reasons(passage, claims, backing, context_texts)

@@ -56,6 +56,7 @@ _NEGATOR_PHRASES = (
     ("rather", "than"),
     ("instead", "of"),
 )
+_NEGATOR_FIRST_WORDS = frozenset(phrase[0] for phrase in _NEGATOR_PHRASES)
 # 'not only', 'no more than', 'no fewer than': no negation of what follows.
 _NOT_NEGATING_NEXT = _forms("only just merely more less fewer later earlier")
 NEGATION_REACH = 1
@@ -439,7 +440,7 @@ _TOKEN = re.compile(
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class Token:
     text: str
     low: str
@@ -448,6 +449,7 @@ class Token:
     end: int
     kind: str  # word, number or punct
     content: bool = False
+    boundary: bool = False  # ends a clause
     name: bool = False
     negated: bool = False
     head: bool = False  # the first word a negation covers: the one it is about
@@ -455,7 +457,6 @@ class Token:
     verbal: bool = False  # negated by 'not', 'never', 'failed to': a verb's negation
     cue: bool = False  # part of a negation cue
     in_negated_clause: bool = False  # a negation cue stands earlier in its clause
-    boundary: bool = False  # ends a clause
 
     @property
     def key(self) -> str:
@@ -472,9 +473,16 @@ class Clause:
     names: list[tuple[int, int, str]] = field(default_factory=list)  # (first, last token, lowered)
     modals: list[tuple[int, int]] = field(default_factory=list)  # (marker token, governed token)
     hedged: bool = False  # any hint of a plan, forecast, possibility or obligation
-    real_names: frozenset[str] = frozenset()  # what lex.names finds: names, not capitalised openers
+    found_names: frozenset[str] | None = None
     contexts: dict[int, frozenset[str]] = field(default_factory=dict)
     movements: dict[int, tuple[str, int]] | None = None
+
+
+def real_names(clause: Clause) -> frozenset[str]:
+    """What ``lex.names`` finds in a text: names, not capitalised sentence openers."""
+    if clause.found_names is None:
+        clause.found_names = frozenset(name.lower() for name in lex.names(clause.text)) if clause.names else frozenset()
+    return clause.found_names
 
 
 def _key(stem: str) -> str:
@@ -488,17 +496,18 @@ def _is_boundary(token: Token) -> bool:
 
 def _tokens(text: str) -> list[Token]:
     tokens = []
+    stopwords, clause_words, stem = lex.STOPWORDS, _CLAUSE_WORDS, lex.stem
     for match in _TOKEN.finditer(text):
-        kind = match.lastgroup or "punct"
-        raw = match.group().strip()
-        low = raw.lower()
-        token = Token(raw, low, lex.stem(low) if kind == "word" else low, match.start(), match.end(), kind)
+        kind = match.lastgroup
+        raw = match.group()
         if kind == "word":
+            low = raw.lower()
             bare = low[:-2] if low.endswith("'s") else low
-            token.content = len(bare) > 2 and bare not in lex.STOPWORDS
-        tokens.append(token)
-    for token in tokens:
-        token.boundary = _is_boundary(token)
+            content = len(bare) > 2 and bare not in stopwords
+            tokens.append(Token(raw, low, stem(low), match.start(), match.end(), kind, content, low in clause_words))
+        else:
+            raw = raw.strip()
+            tokens.append(Token(raw, raw, raw, match.start(), match.end(), kind, False, kind == "punct"))
     return tokens
 
 
@@ -549,7 +558,7 @@ def _mark_negation(tokens: list[Token]) -> None:
                 continue
             cue_end = index
             verbal = token.low in _VERBAL_NEGATORS or token.low.endswith("n't")
-        else:
+        elif token.low in _NEGATOR_FIRST_WORDS:
             for phrase in _NEGATOR_PHRASES:
                 if tuple(t.low for t in tokens[index : index + len(phrase)]) == phrase:
                     cue_end = index + len(phrase) - 1
@@ -625,7 +634,6 @@ def _mark_modals(clause: Clause) -> None:
 def clause_of(text: str) -> Clause:
     tokens = _tokens(text)
     clause = Clause(text, tokens, frozenset(t.stem for t in tokens if t.content))
-    clause.real_names = frozenset(name.lower() for name in lex.names(text))
     _mark_names(clause)
     _mark_negation(tokens)
     _mark_modals(clause)
@@ -819,8 +827,8 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                 break
     # Direction: opposite signs of one concept about the same thing.
     for index in _movements(sentence):
-        if index in flagged:
-            continue
+        if flagged:
+            break  # one contradiction, one reason: a negation found already says it
         reason = _direction(sentence, index, claims)
         if reason:
             reasons.append(reason)
@@ -1055,11 +1063,15 @@ def date_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
 
 def _unit(figure: lex.Figure) -> str:
     text = figure.text.lower()
+    if "point" in text or text.endswith(("pp", "pts")):
+        return "points"  # before percent: 'percentage points' holds 'percent'
     if "%" in text or "percent" in text or "per cent" in text:
         return "percent"
-    if "point" in text or text.endswith(("pp", "pts")):
-        return "points"
     return ""
+
+
+# Words that give a bound away; 'up', 'to', 'at' alone are too common to say so.
+_BOUND_WORDS = _forms("less fewer under below most nearly almost short more over above least exceeding upwards excess")
 
 
 def _bound(text: str, start: int) -> tuple[int, str] | None:
@@ -1072,10 +1084,23 @@ def _bound(text: str, start: int) -> tuple[int, str] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
+def _lower_words(text: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"[a-z]+", text.lower()))
+
+
+@lru_cache(maxsize=4096)
+def _figures(text: str) -> tuple[lex.Figure, ...]:
+    return tuple(lex.digit_figures(text))
+
+
 def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     reasons = []
-    claim_figures = [(cited, figure) for cited in claims for figure in lex.digit_figures(cited.clause.text)]
-    for figure in lex.digit_figures(passage):
+    claim_figures = [(cited, figure) for cited in claims for figure in _figures(cited.clause.text)]
+    bounded = not _BOUND_WORDS.isdisjoint(passage.lower().split())
+    for figure in _figures(passage):
+        if not bounded and not _unit(figure):
+            continue
         same_value = [(cited, other) for cited, other in claim_figures if other.value == figure.value]
         if not same_value:
             continue  # the figure rule reports it
@@ -1087,7 +1112,7 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
                 "a percentage point is not a percent"
             )
             continue
-        bound = _bound(passage, figure.start)
+        bound = _bound(passage, figure.start) if bounded else None
         if bound is None:
             continue
         for cited, other in same_value:
@@ -1098,11 +1123,11 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
                 )
                 break
     # Multipliers: 'doubled' against 'tripled'.
-    passage_words = re.findall(r"[a-z]+", passage.lower())
+    passage_words = _lower_words(passage)
     claim_multipliers = [
         (cited, word, _MULTIPLIERS[word])
         for cited in claims
-        for word in re.findall(r"[a-z]+", cited.clause.text.lower())
+        for word in _lower_words(cited.clause.text)
         if word in _MULTIPLIERS
     ]
     claim_values = {figure.value for _, figure in claim_figures}
@@ -1116,6 +1141,8 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
             cited, other_word, _ = claim_multipliers[0]
             reasons.append(f"quantity: the paragraph says '{word}'; {cited.label} says '{other_word}'")
     # Ordinals: 'the fifth month' against 'the sixth month'.
+    if _ORDINAL_WORDS.keys().isdisjoint(passage_words):
+        return list(dict.fromkeys(reasons))
     for match in re.finditer(r"\b(" + "|".join(_ORDINAL_WORDS) + r")\b", passage, re.IGNORECASE):
         word = match.group().lower()
         value = _ORDINAL_WORDS[word]
@@ -1148,17 +1175,19 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     reasons: list[str] = []
     if not sentence.names:
         return reasons
-    real = sentence.real_names.union(*(cited.clause.real_names for cited in claims))
+    real = real_names(sentence).union(*(real_names(cited.clause) for cited in claims))
 
     def is_real(span: str | None) -> bool:
         return span is not None and any(part in real for part in span.split())
 
     mentioned = " ".join(span for cited in claims for _, _, span in cited.clause.names)
     for index, token in enumerate(sentence.tokens):
-        if not token.content or token.name or _possessive_at(sentence, index) or not _verb_like(sentence, index):
+        if not token.content or token.name:
             continue
         before, after = _names_around(sentence, index)
         if not (is_real(before) or is_real(after)) or before == after:
+            continue
+        if _possessive_at(sentence, index) or not _verb_like(sentence, index):
             continue
         roles = (after, before) if _passive_at(sentence, index) else (before, after)  # (doer, done-to)
         for cited in claims:
@@ -1428,7 +1457,15 @@ def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
     run asserts something new when it holds a verb followed by a word it governs."""
     runs: list[list[int]] = []
     current: list[int] = []
-    for index, token in enumerate(sentence.tokens):
+    tokens = sentence.tokens
+    # 'To keep this distinct from last week's story: ...' frames the sentence; what it asserts
+    # comes after the frame.
+    start = 0
+    if tokens and tokens[0].low == "to":
+        start = next((i for i, t in enumerate(tokens) if t.kind == "punct"), 0)
+    for index, token in enumerate(tokens):
+        if index < start:
+            continue
         if token.kind in ("punct", "number") or (token.content and backing.backs(token.stem)):
             if current:
                 runs.append(current)
