@@ -88,7 +88,7 @@ _POLARITY_LISTS = {
     ("rank", 1): """
         beat beats beaten beating outperform outperformed outperforms surpass surpassed surpasses exceed
         exceeded exceeds overtook overtake overtaken outpaced outpace ahead better best top topped led leads
-        above
+        above met meets
     """,
     ("rank", -1): """
         trail trailed trails trailing lag lagged lags lagging underperform underperformed underperforms
@@ -124,7 +124,7 @@ POLARITY_STEMS: dict[str, tuple[str, int]] = {
 }
 _ALSO_BOUND = _forms("more less fewer above below over under")  # before 'than'/a figure: a bound, not a direction
 # Words that carry a direction only in some uses: never alone worth a reason.
-_WEAK_POLARITY = _forms("led leads top above below more less fewer better best worse worst short support supports")
+_WEAK_POLARITY = _forms("led leads top more less fewer better best worse worst short support supports")
 
 # Modality: a forecast, plan, hope or possibility, not a result.
 _MODALS = _forms("will would shall could might should 'll")
@@ -552,18 +552,18 @@ def _mark_negation(tokens: list[Token]) -> None:
             continue
         cue_end = None
         verbal = True
-        if token.low in _NEGATORS or token.low.endswith("n't"):
+        if token.low in _NEGATOR_FIRST_WORDS:
+            for phrase in _NEGATOR_PHRASES:
+                if tuple(t.low for t in tokens[index : index + len(phrase)]) == phrase:
+                    cue_end = index + len(phrase) - 1
+                    verbal = phrase[0] not in ("rather", "instead", "absence")
+                    break
+        if cue_end is None and (token.low in _NEGATORS or token.low.endswith("n't")):
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
             if following in _NOT_NEGATING_NEXT:
                 continue
             cue_end = index
             verbal = token.low in _VERBAL_NEGATORS or token.low.endswith("n't")
-        elif token.low in _NEGATOR_FIRST_WORDS:
-            for phrase in _NEGATOR_PHRASES:
-                if tuple(t.low for t in tokens[index : index + len(phrase)]) == phrase:
-                    cue_end = index + len(phrase) - 1
-                    verbal = phrase[0] not in ("rather", "instead")
-                    break
         if cue_end is None:
             continue
         for t in tokens[index : cue_end + 1]:
@@ -810,7 +810,9 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
     # The claims negate what the passage asserts.
     for cited in claims:
         for position, other in enumerate(cited.clause.tokens):
-            if not other.verbal:
+            # Only a verb's negation: a claim's 'without a learned critic' or 'no exact verifier
+            # exists' is often said the other way round ('critic-free', 'resists exact verifiers').
+            if not (other.head and other.verbal):
                 continue
             for index, token in enumerate(sentence.tokens):
                 if index in flagged or not token.content or token.in_negated_clause or not same_word(token, other):
@@ -847,6 +849,8 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
     low = tokens[index].low
     if low in POLARITY:
         return POLARITY[low]
+    if low in ("expensive", "costly", "pricey") and index and tokens[index - 1].low in ("more", "less"):
+        return ("level", 1 if tokens[index - 1].low == "more" else -1)  # 'more expensive': pricier
     if low in ("up", "down"):
         previous = tokens[index - 1].low if index else ""
         following = tokens[index + 1] if index + 1 < len(tokens) else None
@@ -1000,6 +1004,7 @@ _RELATIVE_WORD = re.compile(
     r"\b(?P<rel>last|previous|past|this|current|next|coming)\s+(?P<unit>year|month|week|quarter|season)\b",
     re.IGNORECASE,
 )
+_DECADE = re.compile(r"\b((?:1[5-9]|20)\d0)'?s\b")
 _DATE_CONTEXT = re.compile(r"(?:\b(?:in|on|since|until|by|from|to|of|early|late|mid|through|last|next|this)[\s-]+$)")
 
 
@@ -1030,6 +1035,8 @@ def dates(text: str) -> tuple[DateMention, ...]:
             if unit == "half" and value > 2:
                 continue
             found.append(DateMention(unit, value, match.group()))
+    for match in _DECADE.finditer(text):
+        found.append(DateMention("decade", match.group(1), match.group()))
     for match in _RELATIVE_WORD.finditer(text):
         found.append(DateMention("relative:" + match["unit"].lower(), _RELATIVE[match["rel"].lower()], match.group()))
     return tuple(found)
@@ -1094,16 +1101,122 @@ def _figures(text: str) -> tuple[lex.Figure, ...]:
     return tuple(lex.digit_figures(text))
 
 
-def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
+_FRACTIONS = {
+    "half": Decimal(50),
+    "a third": Decimal("33.3"),
+    "one third": Decimal("33.3"),
+    "one-third": Decimal("33.3"),
+    "two thirds": Decimal("66.7"),
+    "two-thirds": Decimal("66.7"),
+    "a quarter": Decimal(25),
+    "one quarter": Decimal(25),
+    "three quarters": Decimal(75),
+    "three-quarters": Decimal(75),
+    "a fifth": Decimal(20),
+    "one fifth": Decimal(20),
+    "a tenth": Decimal(10),
+}
+_FRACTION = re.compile(r"\b(" + "|".join(sorted(_FRACTIONS, key=len, reverse=True)) + r")\b(?=\s+of\b)", re.IGNORECASE)
+_VAGUE = {"dozens": 1, "hundreds": 2, "thousands": 3, "millions": 6, "billions": 9}
+_VAGUE_WORD = re.compile(r"\b(?:(tens|hundreds)\s+of\s+)?(dozens|hundreds|thousands|millions|billions)\s+of\b", re.I)
+_CURRENCIES = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
+_CURRENCY_WORDS = {"dollars": "dollar", "euros": "euro", "pounds": "pound", "yen": "yen", "yuan": "yuan"}
+_RATE = re.compile(r"^\s*(?:a|an|per|each)\s+(hour|day|week|month|year|quarter|minute|second)\b", re.I)
+_MEASURES = _forms(
+    "kilometres kilometers km miles metres meters feet foot inches centimetres cm millimetres mm kilograms kg "
+    "grams tonnes tons pounds lb litres liters gallons hectares acres degrees celsius fahrenheit hours minutes "
+    "seconds days weeks months years megawatts gigawatts kilowatts mw gw kw tokens parameters"
+)
+
+
+def _shares(text: str) -> list[tuple[str, Decimal]]:
+    """Shares a text states as words or ratios: 'a third of' (33.3), 'one in five' (20)."""
+    found = [(match.group(1), _FRACTIONS[match.group(1).lower()]) for match in _FRACTION.finditer(text)]
+    return found + [(match.group(), value) for match, value in lex.ratios(text)]
+
+
+def _currency(text: str, figure: lex.Figure) -> str | None:
+    if figure.text[:1] in _CURRENCIES:
+        return _CURRENCIES[figure.text[0]]
+    following = text[figure.start + len(figure.text) :].split()[:1]
+    return _CURRENCY_WORDS.get(following[0].lower().strip(".,;")) if following else None
+
+
+def _measure(text: str, figure: lex.Figure) -> str | None:
+    after = text[figure.start + len(figure.text) :]
+    rate = _RATE.match(after)
+    if rate:
+        return "a " + rate.group(1).lower()
+    following = after.split()[:1]
+    word = following[0].lower().strip(".,;") if following else ""
+    return word if word in _MEASURES else None
+
+
+def _units_differ(passage: str, figure: lex.Figure, same_value: list[tuple[Cited, lex.Figure]]) -> str | None:
+    """A reason when the claims give this value only in another currency, rate or measure."""
+    for reading, label in ((_currency, "currency"), (_measure, "unit")):
+        mine = reading(passage, figure)
+        if mine is None:
+            continue
+        theirs = [(cited, other, reading(cited.clause.text, other)) for cited, other in same_value]
+        if theirs and all(unit is not None and unit != mine for _, _, unit in theirs):
+            cited, other, unit = theirs[0]
+            return (
+                f"quantity: the paragraph says '{figure}' in {mine}; {cited.label} says '{other}' in {unit} ({label})"
+            )
+    return None
+
+
+def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'a quarter of the staff' where the claims give a third; 'hundreds' where they say thousands."""
     reasons = []
+    mine = _shares(passage)
+    if mine:
+        theirs = [(cited, text, value) for cited in claims for text, value in _shares(cited.clause.text)]
+        percents = [
+            (cited, figure) for cited in claims for figure in _figures(cited.clause.text) if _unit(figure) == "percent"
+        ]
+        for text, value in mine:
+            if any(abs(value - other) <= 2 for _, _, other in theirs) or any(
+                abs(value - figure.value) <= 2 for _, figure in percents
+            ):
+                continue
+            if theirs:
+                cited, other, _ = theirs[0]
+                reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{other}'")
+            elif percents:
+                cited, figure = percents[0]
+                reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{figure}'")
+    vague = [
+        (match.group(), _VAGUE[match.group(2).lower()] + (1 if match.group(1) else 0))
+        for match in _VAGUE_WORD.finditer(passage)
+    ]
+    for text, magnitude in vague:
+        others = [
+            (cited, match.group(), _VAGUE[match.group(2).lower()] + (1 if match.group(1) else 0))
+            for cited in claims
+            for match in _VAGUE_WORD.finditer(cited.clause.text)
+        ]
+        if others and all(other != magnitude for _, _, other in others):
+            cited, other, _ = others[0]
+            reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{other}'")
+    return reasons
+
+
+def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
+    reasons = _share_reasons(passage, claims)
     claim_figures = [(cited, figure) for cited in claims for figure in _figures(cited.clause.text)]
     bounded = not _BOUND_WORDS.isdisjoint(passage.lower().split())
     for figure in _figures(passage):
-        if not bounded and not _unit(figure):
-            continue
         same_value = [(cited, other) for cited, other in claim_figures if other.value == figure.value]
         if not same_value:
             continue  # the figure rule reports it
+        differ = _units_differ(passage, figure, same_value)
+        if differ:
+            reasons.append(differ)
+            continue
+        if not bounded and not _unit(figure):
+            continue
         unit = _unit(figure)
         if unit and all(_unit(other) and _unit(other) != unit for _, other in same_value):
             cited, other = same_value[0]
