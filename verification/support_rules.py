@@ -903,11 +903,14 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
     # About the same thing: two shared words around it, or one in a short passage.
     needed = 2 if len(context) >= 3 else 1
     names = _names_around(sentence, index)
+    # The claim's words for the passage's other direction words ('ban' in 'overturned the ban')
+    # are theirs to match, not this word's.
+    others = {sentence.tokens[i].stem for i in _movements(sentence) if i != index}
     candidates = []
     for cited in claims:
         for position, (other_concept, other_sign) in _movements(cited.clause).items():
             other = cited.clause.tokens[position]
-            if other_concept != concept:
+            if other_concept != concept or (other.stem in others and other.stem != token.stem):
                 continue
             if other.stem == token.stem and other_sign == sign:
                 return None  # the claim uses the very word the same way
@@ -1464,7 +1467,10 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             for index, token in enumerate(sentence.tokens):
                 if not (token.content and same_word(token, verb)):
                     continue
-                if not _past_at(sentence, index):
+                following = cited.clause.tokens[marker + 1].low if marker + 1 < len(cited.clause.tokens) else ""
+                # 'could not complete' reports a past inability, not a possibility.
+                possibility = cited.clause.tokens[marker].low in _POSSIBILITY and following != "not"
+                if not possibility and not _past_at(sentence, index):
                     continue  # 'opens in March', 'is cutting': the present may report a plan
                 reasons.append(
                     f"modality: the paragraph says '{_phrase(sentence, index)}' as a fact; "
@@ -1473,6 +1479,10 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                 )
                 return reasons
     return reasons
+
+
+# A claim's 'may help' is not the passage's 'helps', whatever its tense.
+_POSSIBILITY = _forms("may might could possibly potentially")
 
 
 def _past_at(clause: Clause, index: int) -> bool:
