@@ -72,8 +72,18 @@ def _figures_offered(claim_text: str) -> str:
 # figure: by at most this share of it, and in the direction its hedge says.
 ROUNDING = Decimal("0.05")
 _APPROXIMATELY = ("about", "around", "roughly", "approximately", "some", "circa", "an estimated")
-_BELOW = ("nearly", "almost", "close to", "just under", "under", "less than", "fewer than", "up to")
-_ABOVE = ("more than", "over", "above", "just over", "at least", "upwards of", "in excess of")
+_BELOW = ("nearly", "almost", "close to", "just under", "well under", "under", "less than", "fewer than", "up to")
+_ABOVE = (
+    "more than",
+    "over",
+    "above",
+    "just over",
+    "well over",
+    "well above",
+    "at least",
+    "upwards of",
+    "in excess of",
+)
 _HEDGE = re.compile(
     r"\b(" + "|".join(sorted(_APPROXIMATELY + _BELOW + _ABOVE, key=len, reverse=True)) + r")\s+$", re.IGNORECASE
 )
@@ -157,9 +167,38 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
         for name in found
         if name not in abbreviated
         and not _PERIOD.fullmatch(name)
+        and not _demonym_of(name, backing_lower)
+        and not ("." in name and lex.name_is_mentioned(name.replace(".", ""), backing_lower, backing_stems))
         and not any(word in backing_lower for word in _TITLES.get(name.rstrip("s"), ()))
         and not lex.name_is_mentioned(name, backing_lower, backing_stems)
     ]
+
+
+# A people's word the letters of its place's name do not give: 'Dutch' for 'the Netherlands'.
+_DEMONYMS = {
+    "British": ("britain", "uk", "united kingdom"),
+    "Dutch": ("netherlands", "holland"),
+    "French": ("france",),
+    "Spanish": ("spain",),
+    "Swedish": ("sweden",),
+    "Swiss": ("switzerland",),
+    "Polish": ("poland",),
+    "Danish": ("denmark",),
+    "Finnish": ("finland",),
+    "Norwegian": ("norway",),
+    "Irish": ("ireland",),
+    "Greek": ("greece",),
+    "Turkish": ("turkey", "turkiye"),
+    "Welsh": ("wales",),
+    "Scottish": ("scotland",),
+    "English": ("england",),
+    "American": ("united states", "us", "u.s", "america"),
+}
+
+
+def _demonym_of(name: str, backing_lower: str) -> bool:
+    places = _DEMONYMS.get(name.rstrip("s"), ())
+    return any(re.search(rf"(?<![a-z]){re.escape(place)}(?![a-z])", backing_lower) for place in places)
 
 
 # 'Q3', 'H1', 'FY2025' name a period, not a thing: the date rule compares them.

@@ -384,6 +384,13 @@ _IMPLIED = {
     "half a billion": (Decimal(500_000_000),),
     "nine in ten": (Decimal(90),),
     "a tenth": (Decimal(10),),
+    "quarter point": (Decimal("0.25"), Decimal(25)),
+    "quarter-point": (Decimal("0.25"), Decimal(25)),
+    "half a point": (Decimal("0.5"), Decimal(50)),
+    "half-point": (Decimal("0.5"), Decimal(50)),
+    "half a percentage point": (Decimal("0.5"), Decimal(50)),
+    "half a year": (Decimal(6),),
+    "half-year": (Decimal(6),),
     "both": (Decimal(2),),
     "pair": (Decimal(2),),
     "couple": (Decimal(2),),
@@ -449,7 +456,14 @@ def implied_values(text: str) -> set[Decimal]:
     for figure in digit_figures(text):
         if "%" in figure.text or "percent" in figure.text or "per cent" in figure.text:
             values.add((1 + figure.value / 100).normalize())
+        if "point" in figure.text:
+            values.add((figure.value * 100).normalize())  # 0.25 percentage points: 25 basis points
+    for match in _BASIS_POINTS.finditer(text):
+        values.add((Decimal(match.group(1)) / 100).normalize())  # 50 basis points: 0.5 points
     return values
+
+
+_BASIS_POINTS = re.compile(r"\b(\d+)\s*(?:basis points|bps|bp)\b")
 
 
 # --- Names ---------------------------------------------------------------------------------
