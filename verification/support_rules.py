@@ -476,6 +476,9 @@ class Clause:
     found_names: frozenset[str] | None = None
     contexts: dict[int, frozenset[str]] = field(default_factory=dict)
     movements: dict[int, tuple[str, int]] | None = None
+    verbs: list[int] | None = None
+    all_stems: frozenset[str] | None = None
+    numbers: dict[str, list[int]] | None = None
 
 
 def real_names(clause: Clause) -> frozenset[str]:
@@ -644,15 +647,23 @@ def clause_of(text: str) -> Clause:
 # --- Backing words ---------------------------------------------------------------------------
 
 
+def _all_stems(claim: Clause) -> frozenset[str]:
+    """Every word's stem, as the rules read words and as ``lex.words`` does (hyphens split)."""
+    if claim.all_stems is None:
+        claim.all_stems = frozenset({t.stem for t in claim.tokens if t.kind == "word"}) | {
+            lex.stem(word) for word in lex.words(claim.text)
+        }
+    return claim.all_stems
+
+
 class Backing:
     """What the cited claims say, word by word: stems (with the six-letter prefix match) and
     synonym groups."""
 
     def __init__(self, claims: Sequence[Clause]):
-        stems = set()
+        stems: set[str] = set()
         for claim in claims:
-            stems |= {t.stem for t in claim.tokens if t.kind == "word"}
-            stems |= {lex.stem(word) for word in lex.words(claim.text)}
+            stems |= _all_stems(claim)
         self.index = lex.StemIndex(stems)
         self.keys = {_key(item) for item in stems}
         self.groups = frozenset(group for item in stems for group in SYNONYMS.get(item, ()))
@@ -1132,12 +1143,14 @@ _MEASURES = _forms(
 )
 
 
-def _shares(text: str) -> list[tuple[str, Decimal]]:
+@lru_cache(maxsize=4096)
+def _shares(text: str) -> tuple[tuple[str, Decimal], ...]:
     """Shares a text states as words or ratios: 'a third of' (33.3), 'one in five' (20)."""
     found = [(match.group(1), _FRACTIONS[match.group(1).lower()]) for match in _FRACTION.finditer(text)]
-    return found + [(match.group(), value) for match, value in lex.ratios(text)]
+    return tuple(found + [(match.group(), value) for match, value in lex.ratios(text)])
 
 
+@lru_cache(maxsize=8192)
 def _currency(text: str, figure: lex.Figure) -> str | None:
     if figure.text[:1] in _CURRENCIES:
         return _CURRENCIES[figure.text[0]]
@@ -1145,6 +1158,7 @@ def _currency(text: str, figure: lex.Figure) -> str | None:
     return _CURRENCY_WORDS.get(following[0].lower().strip(".,;")) if following else None
 
 
+@lru_cache(maxsize=8192)
 def _measure(text: str, figure: lex.Figure) -> str | None:
     after = text[figure.start + len(figure.text) :]
     rate = _RATE.match(after)
@@ -1210,8 +1224,11 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     reasons = _share_reasons(passage, claims)
     claim_figures = [(cited, figure) for cited in claims for figure in _figures(cited.clause.text)]
     bounded = not _BOUND_WORDS.isdisjoint(passage.lower().split())
+    by_value: dict[Decimal, list[tuple[Cited, lex.Figure]]] = {}
+    for cited, other in claim_figures:
+        by_value.setdefault(other.value, []).append((cited, other))
     for figure in _figures(passage):
-        same_value = [(cited, other) for cited, other in claim_figures if other.value == figure.value]
+        same_value = by_value.get(figure.value, [])
         if not same_value:
             continue  # the figure rule reports it
         differ = _units_differ(passage, figure, same_value)
@@ -1293,17 +1310,18 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         return reasons
     real = real_names(sentence).union(*(real_names(cited.clause) for cited in claims))
 
+    known: dict[str | None, bool] = {None: False}
+
     def is_real(span: str | None) -> bool:
-        return span is not None and any(part in real for part in span.split())
+        if span not in known:
+            known[span] = any(part in real for part in span.split())  # type: ignore[union-attr]
+        return known[span]
 
     mentioned = " ".join(span for cited in claims for _, _, span in cited.clause.names)
-    for index, token in enumerate(sentence.tokens):
-        if not token.content or token.name:
-            continue
+    for index in _verbs(sentence):
+        token = sentence.tokens[index]
         before, after = _names_around(sentence, index)
         if not (is_real(before) or is_real(after)) or before == after:
-            continue
-        if _possessive_at(sentence, index) or not _verb_like(sentence, index):
             continue
         roles = (after, before) if _passive_at(sentence, index) else (before, after)  # (doer, done-to)
         for cited in claims:
@@ -1313,6 +1331,8 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                 if _possessive_at(cited.clause, position):
                     continue
                 other_before, other_after = _names_around(cited.clause, position)
+                if other_before is None and other_after is None:
+                    continue
                 passive = _passive_at(cited.clause, position)
                 other_roles = (other_after, other_before) if passive else (other_before, other_after)
                 swapped = None not in roles and roles[0] != roles[1] and other_roles == roles[::-1]
@@ -1352,12 +1372,8 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         )
         if not is_real(owner):
             continue
-        givers = [
-            (cited, position)
-            for cited in claims
-            for position, other in enumerate(cited.clause.tokens)
-            if other.kind == "number" and _number_value(other) == _number_value(token)
-        ]
+        value = _number_value(token)
+        givers = [(cited, position) for cited in claims for position in _numbers(cited.clause).get(value, ())]
         if not givers:
             continue
         if any(_name_in_clause(cited.clause, position, owner) for cited, position in givers):
@@ -1376,6 +1392,27 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             f"{_claim_says(cited, _phrase(cited.clause, position, before=5, after=1))}"
         )
     return list(dict.fromkeys(reasons))
+
+
+def _verbs(clause: Clause) -> list[int]:
+    """Where the clause's verbs stand that may carry roles: content words, not names, not a
+    noun between a possessive and its name."""
+    if clause.verbs is None:
+        clause.verbs = [
+            index
+            for index, token in enumerate(clause.tokens)
+            if token.content and not token.name and not _possessive_at(clause, index) and _verb_like(clause, index)
+        ]
+    return clause.verbs
+
+
+def _numbers(clause: Clause) -> dict[str, list[int]]:
+    if clause.numbers is None:
+        clause.numbers = {}
+        for index, token in enumerate(clause.tokens):
+            if token.kind == "number":
+                clause.numbers.setdefault(_number_value(token), []).append(index)
+    return clause.numbers
 
 
 def _number_value(token: Token) -> str:
@@ -1620,14 +1657,14 @@ def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
 
 
 def check(sentences: Sequence[str], claims: Sequence[Cited], backing: Backing | None = None) -> list[str]:
-    """Every fact-checker reason for a passage, sentence by sentence."""
+    """Every fact-checker reason for a passage. Dates and quantities are read over the whole
+    passage (a figure's words do not cross sentences); the other rules sentence by sentence."""
     backing = backing or Backing([cited.clause for cited in claims])
-    reasons: list[str] = []
+    passage = " ".join(sentences)
+    reasons = date_rule(passage, claims) + quantity_rule(passage, claims)
     for text in sentences:
         sentence = clause_of(text)
         reasons += negation_and_direction(sentence, claims)
-        reasons += date_rule(text, claims)
-        reasons += quantity_rule(text, claims)
         reasons += entity_rule(sentence, claims)
         reasons += modality_rule(sentence, claims)
         reasons += new_predicate_rule(sentence, backing)
