@@ -73,7 +73,8 @@ _POLARITY_LISTS = {
         expanded expansion higher highest hike hiked hikes doubled tripled upturn rebound rebounded increase
         accelerate accelerated accelerates faster quicker strengthen strengthened widen widened won win
         wins gaining peaked larger bigger spiked spike rallied rally recovered ballooned swelled swell
-        costlier pricier stronger warmer hotter
+        costlier pricier stronger warmer hotter advanced advances retreated skyrocketed soaring surging
+        quadrupled longer wider profit profits profitable surplus
     """,
     ("level", -1): """
         fall falls fell fallen falling decline declines declined declining decrease decreases decreased
@@ -83,7 +84,8 @@ _POLARITY_LISTS = {
         reduce reduced reduces reduction trim trimmed slash slashed loss losses lose loses lost losing
         downturn slow slowed slows slower slowdown slowing decelerate decelerated weaken weakened
         narrow narrowed halved smaller ease eased eases easing cooled soften softened tanked crashed
-        collapsed dwindled cheaper weaker colder cooler
+        collapsed dwindled cheaper weaker colder cooler plummeted plummet plummets sank slumping dragged
+        dampened shorter narrower deficit unprofitable
     """,
     ("rank", 1): """
         beat beats beaten beating outperform outperformed outperforms surpass surpassed surpasses exceed
@@ -98,16 +100,21 @@ _POLARITY_LISTS = {
         passed succeed succeeded succeeds success successful approve approved approves approval
         accept accepted accepts allow allowed allows permit permitted confirm confirmed confirms support
         supported supports improve improved improves improvement improving benefit benefited helped helps
-        effective valid upheld uphold profit profitable surplus positive granted grant safe legal correct
+        effective valid upheld uphold positive granted grant safe legal correct
         accurate praised praise welcomed welcome agreed
     """,
     ("outcome", -1): """
         failed fails failure reject rejected rejects rejection deny denied denies ban banned bans
         blocked refuse refused refuses oppose opposed opposes worsen worsened worsens
         deteriorate deteriorated hurt hurts harm harmed harms damaged ineffective invalid overturned
-        overturn deficit negative unprofitable dismissed vetoed veto unsafe illegal incorrect inaccurate
+        overturn negative dismissed vetoed veto unsafe illegal incorrect inaccurate
         criticised criticized condemned disagreed
     """,
+    ("level", 0): "unchanged flat steady stable stagnant stagnated stalled plateaued",
+    ("time", 1): "later delayed postponed",
+    ("time", -1): "earlier sooner",
+    ("continue", 1): "continued continues continue kept resumed resumes",
+    ("continue", -1): "stopped stops ceased halted halts discontinued abandoned cancelled canceled scrapped suspended",
     ("trade", 1): "buy buys bought buying acquire acquired acquires purchase purchased",
     ("trade", -1): "sell sells sold selling divest divested divests offload offloaded",
 }
@@ -885,9 +892,10 @@ def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
         return clause.movements
     found: dict[int, tuple[str, int]] = {}
     last: int | None = None
+    noun_start: int | None = None  # where a group begun by a movement noun starts
     for index, token in enumerate(clause.tokens):
         if token.boundary:
-            last = None
+            last = noun_start = None
             continue
         polarity = _polarity(clause, index) if token.kind == "word" else None
         if polarity is None or _is_bound(clause, index):
@@ -898,9 +906,15 @@ def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
         # their decline' (the verb first, the noun close after).
         reach = 0
         if last is not None:
-            reach = 6 if clause.tokens[last].low in _MOVEMENT_NOUNS else 3 if token.low in _MOVEMENT_NOUNS else 0
+            reach = 3 if token.low in _MOVEMENT_NOUNS else 0
+            if noun_start is not None and index - noun_start <= 6:
+                reach = index - last  # 'the deficit grew wider': one movement of the deficit
         if last is not None and found[last][0] == concept and index - last <= reach:
             sign *= found.pop(last)[1]
+        elif token.low in _MOVEMENT_NOUNS:
+            noun_start = index
+        else:
+            noun_start = None
         found[index] = (concept, sign)
         last = index
     clause.movements = found
@@ -941,6 +955,10 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
     top = [candidate for candidate in candidates if candidate[0] == best]
     if any(other_sign == sign for _, other_sign, _, _ in top):
         return None
+    if (sign == 0 or any(other_sign == 0 for _, other_sign, _, _ in top)) and (
+        token.head or any(cited.clause.tokens[position].head for _, _, cited, position in top)
+    ):
+        return None  # 'did not rise' may say 'was unchanged'
     _, _, cited, position = top[0]
     other = cited.clause.tokens[position]
     if token.low in _WEAK_POLARITY or other.low in _WEAK_POLARITY:
@@ -1018,6 +1036,13 @@ _RELATIVE_WORD = re.compile(
     r"\b(?P<rel>last|previous|past|this|current|next|coming)\s+(?P<unit>year|month|week|quarter|season)\b",
     re.IGNORECASE,
 )
+_DAYS = {"yesterday": -1, "today": 0, "tomorrow": 1}
+_DAY_WORD = re.compile(r"\b(?:yesterday|today|tomorrow)\b", re.IGNORECASE)
+_PART_OF_MONTH = re.compile(
+    r"\b(early|mid|late)[\s-]+(January|February|March|April|May|June|July|August|September|October|November|"
+    r"December)\b",
+    re.IGNORECASE,
+)
 _DECADE = re.compile(r"\b((?:1[5-9]|20)\d0)'?s\b")
 _DATE_CONTEXT = re.compile(r"(?:\b(?:in|on|since|until|by|from|to|of|early|late|mid|through|last|next|this)[\s-]+$)")
 
@@ -1049,6 +1074,11 @@ def dates(text: str) -> tuple[DateMention, ...]:
             if unit == "half" and value > 2:
                 continue
             found.append(DateMention(unit, value, match.group()))
+    for match in _DAY_WORD.finditer(text):
+        found.append(DateMention("relative:day", _DAYS[match.group().lower()], match.group()))
+    for match in _PART_OF_MONTH.finditer(text):
+        month = MONTHS[match.group(2).lower()]
+        found.append(DateMention(f"part of {match.group(2)}", (month, match.group(1).lower()[:3]), match.group()))
     for match in _DECADE.finditer(text):
         found.append(DateMention("decade", match.group(1), match.group()))
     for match in _RELATIVE_WORD.finditer(text):
@@ -1184,6 +1214,32 @@ def _units_differ(passage: str, figure: lex.Figure, same_value: list[tuple[Cited
     return None
 
 
+def _change_of(text: str, figure: lex.Figure) -> str | None:
+    """'to' for a level reached ('rose to 5%'), 'by' for a change ('rose by 5%'), None
+    otherwise."""
+    before = text[: figure.start].split()[-2:]
+    if not before:
+        return None
+    last = before[-1].lower()
+    if last == "to" and len(before) == 2 and before[0].lower() in POLARITY:
+        return "to"
+    if last == "by" and len(before) == 2 and before[0].lower() in POLARITY:
+        return "by"
+    return None  # 'rose 3.4%' may give a change or, for a rate, a level: not read
+
+
+def _by_or_to(passage: str, figure: lex.Figure, same_value: list[tuple[Cited, lex.Figure]]) -> str | None:
+    """'rose to 5%' is not 'rose 5%': a level reached against a change by that much."""
+    mine = _change_of(passage, figure)
+    if mine is None:
+        return None
+    theirs = [(cited, other, _change_of(cited.clause.text, other)) for cited, other in same_value]
+    if all(change is not None and change != mine for _, _, change in theirs):
+        cited, other, change = theirs[0]
+        return f"quantity: the paragraph says '{mine} {figure}'; {cited.label} says '{change} {other}'"
+    return None
+
+
 def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     """'a quarter of the staff' where the claims give a third; 'hundreds' where they say thousands."""
     reasons = []
@@ -1231,7 +1287,7 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
         same_value = by_value.get(figure.value, [])
         if not same_value:
             continue  # the figure rule reports it
-        differ = _units_differ(passage, figure, same_value)
+        differ = _units_differ(passage, figure, same_value) or _by_or_to(passage, figure, same_value)
         if differ:
             reasons.append(differ)
             continue
