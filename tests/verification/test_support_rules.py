@@ -215,6 +215,18 @@ TWINS = [
     ),
     (
         "new_predicate",
+        ["Norvik Air cancelled 40 flights because of the storm."],
+        "Because of the storm, Norvik Air cancelled 40 flights.",
+        "Norvik Air cancelled 40 flights and blamed air traffic controllers for the chaos.",
+    ),
+    (
+        "new_predicate",
+        ["The drug lowered blood pressure in the trial."],
+        "In the trial, blood pressure fell on the drug, which lowered it.",
+        "The drug lowered blood pressure in the trial and is now sold in pharmacies nationwide.",
+    ),
+    (
+        "new_predicate",
         ["The agent framework lets a planner model delegate subtasks to smaller executor models."],
         "In the agent framework, a planner model hands subtasks to smaller executor models.",
         "The agent framework lets a planner model rewrite its own reward function.",
@@ -274,8 +286,8 @@ def test_each_rule_catches_its_change_and_passes_its_twin(kind, claims, supporte
         (
             ["Rubric rewards lowered the cost of labelling by forty percent in the audit lab trial."],
             "Rubric rewards will replace every verifier by next year, the lab says.",
-            "new predicate: the paragraph says 'will replace every verifier'; no cited claim says anything like it "
-            "(not in them: replace, verifier)",
+            "new predicate: the paragraph says 'will replace every verifier by next year'; no cited claim says "
+            "anything like it (not in them: replace, verifier)",
         ),
     ],
 )
