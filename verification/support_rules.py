@@ -799,7 +799,13 @@ def _names_around(clause: Clause, index: int) -> tuple[str | None, str | None]:
         if last < index and index - last <= 6:
             before = span
         elif first > index and first - index <= 6 and after is None:
-            after = span
+            # 'licensed Ivy Labs' model': an owner (a noun follows), not the one done to.
+            tokens = clause.tokens
+            possessive = tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'"
+            owner = possessive and last + 1 < len(tokens) and tokens[last + 1].content
+            after = None if owner else span
+            if owner:
+                break
     return before, after
 
 
@@ -1508,7 +1514,7 @@ def _passive_at(clause: Clause, index: int) -> bool:
     if not any(t.low in ("was", "were", "is", "are", "been", "be", "being") for t in tokens[max(0, index - 2) : index]):
         return False
     for t in tokens[index + 1 :]:
-        if t.boundary:
+        if t.kind == "punct":
             return False
         if t.low == "by":
             return True

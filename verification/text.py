@@ -363,7 +363,12 @@ def figure_values(text: str) -> set[Decimal]:
 # back a passage's '50%' or '10 years'. Only the claim side reads these: a passage's 'half' is
 # not held to the figure rule.
 _IMPLIED = {
-    "half": (Decimal(50), Decimal("0.5")),
+    "half": (Decimal(50), Decimal("0.5"), Decimal(6)),
+    "a year": (Decimal(12), Decimal(52), Decimal(365)),
+    "annual": (Decimal(12),),
+    "year-on-year": (Decimal(12),),
+    "a day": (Decimal(24),),
+    "an hour": (Decimal(60),),
     "halved": (Decimal(50),),
     "decade": (Decimal(10),),
     "decades": (Decimal(10),),
