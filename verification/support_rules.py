@@ -1545,7 +1545,9 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             continue
         # The forecast's own verb, reported by a claim as done: 'will lower the cost' against
         # 'lowered the cost'. A verb no claim has is the new-predicate rule's.
-        said = _clause_words(sentence, marker)[:1]
+        # The governed verb, and the first telling word after it ('will lower the cost of labelling').
+        said = [governed] if sentence.tokens[governed].content else []
+        said += [i for i in _clause_words(sentence, marker)[:1] if i not in said]
         reported = [
             (cited, position)
             for cited in claims
@@ -1561,9 +1563,13 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         ):
             continue  # 'proposed a budget that would add': the claims' own plan, spelled out
         cited, position = reported[0]
+        # Quote the claim from its verb: 'lowered the cost of labelling'.
+        verb = next((i for i in range(position, max(-1, position - 5), -1) if _verb_like(cited.clause, i)), None)
+        if verb is not None:
+            position = verb
         reasons.append(
             f"modality: the paragraph says '{_span(sentence, marker, governed)}' (a forecast, plan or possibility); "
-            f"{cited.label} reports it as a result: '{_phrase(cited.clause, position, before=2, after=3)}'"
+            f"{cited.label} reports it as a result: '{_phrase(cited.clause, position, before=0, after=4)}'"
         )
         return reasons
     if sentence.hedged:
