@@ -1175,6 +1175,7 @@ _FRACTIONS = {
     "a fifth": Decimal(20),
     "one fifth": Decimal(20),
     "a tenth": Decimal(10),
+    "one tenth": Decimal(10),
 }
 _FRACTION = re.compile(r"\b(" + "|".join(sorted(_FRACTIONS, key=len, reverse=True)) + r")\b(?=\s+of\b)", re.IGNORECASE)
 _VAGUE = {"dozens": 1, "hundreds": 2, "thousands": 3, "millions": 6, "billions": 9}
@@ -1256,6 +1257,17 @@ def _by_or_to(passage: str, figure: lex.Figure, same_value: list[tuple[Cited, le
     return None
 
 
+def _share_of(text: str, share: str) -> str | None:
+    """The stem of what a share is of: 'a third of the staff' -> 'staff', 'of the teacher's
+    accuracy' -> 'accuracy'."""
+    pattern = re.escape(share) + r"\s+of\s+(?:the\s+|its\s+|their\s+)?([A-Za-z]+)('s)?(?:\s+([A-Za-z]+))?"
+    match = re.search(pattern, text)
+    if not match:
+        return None
+    word = match.group(3) if match.group(2) and match.group(3) else match.group(1)
+    return lex.stem(word.lower())
+
+
 def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     """'a quarter of the staff' where the claims give a third; 'hundreds' where they say thousands."""
     reasons = []
@@ -1270,6 +1282,9 @@ def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
                 abs(value - figure.value) <= 2 for _, figure in percents
             ):
                 continue
+            # A claim's percentage is the same share only when it is of the same thing.
+            whole = _share_of(passage, text)
+            percents = [(c, f) for c, f in percents if whole and _share_of(c.clause.text, f.text) == whole]
             if theirs:
                 cited, other, _ = theirs[0]
                 reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{other}'")
