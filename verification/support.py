@@ -114,6 +114,11 @@ def _rounds(passage: str, figure: lex.Figure, offered: set[Decimal]) -> bool:
 
 
 @lru_cache(maxsize=8192)
+def _plain(claim: str) -> str:
+    return lex.plain_text(claim)
+
+
+@lru_cache(maxsize=8192)
 def _claim_values(claim: str) -> frozenset[Decimal]:
     """Every value one claim offers, however written; a story cites a claim from many passages."""
     return frozenset(lex.figure_values(claim) | lex.implied_values(claim))
@@ -250,10 +255,9 @@ def _weighted_coverage(stems: set[str], backing: rules.Backing) -> float:
     return sum(rules.weight(stem) for stem in stems if stem in backing) / total if total else 1.0
 
 
-def _word_reasons(passage: str, backing: rules.Backing) -> tuple[list[str], float, int]:
+def _word_reasons(sentences: list[str], backing: rules.Backing) -> tuple[list[str], float, int]:
     """The passage must be mostly backed, and so must each of its sentences. When a sentence
     is not, the reason names that sentence: it is what the writer must fix or cite for."""
-    sentences = list(lex.sentences(passage))
     by_sentence = [[(word, lex.stem(word)) for word in lex.content_words(sentence)] for sentence in sentences]
     pairs = [pair for sentence_pairs in by_sentence for pair in sentence_pairs]
     distinct = {stem for _, stem in pairs}
@@ -288,7 +292,7 @@ def assess(
     a figure or the wording: a claim is what the source states, a title only what it is about.
     """
     passage = lex.plain_text(passage_markdown)
-    plain_claims = [lex.plain_text(claim) for claim in claim_texts]
+    plain_claims = [_plain(claim) for claim in claim_texts]
     claims = "\n".join(plain_claims)
     if len(labels) != len(plain_claims):
         labels = [f"claim {number}" for number in range(1, len(plain_claims) + 1)]
@@ -300,7 +304,8 @@ def assess(
 
     reasons = _figure_reasons(passage, claims, backing)
     reasons += _name_reasons(passage, claims, backing, context_texts)
-    word_reasons, coverage, count = _word_reasons(passage, backing)
+    sentences = list(lex.sentences(passage))
+    word_reasons, coverage, count = _word_reasons(sentences, backing)
     reasons += word_reasons
-    reasons += rules.check(list(lex.sentences(passage)), cited, backing)
+    reasons += rules.check(sentences, cited, backing)
     return Support(supported=not reasons, reasons=reasons, coverage=coverage, content_words=count)

@@ -442,9 +442,14 @@ _SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven
 _SMALL |= {"ten": 10, "twenty": 20, "hundred": 100}
 
 
+_RATIO_HINT = re.compile(r" (?:in|out of) ", re.IGNORECASE)
+
+
 def ratios(text: str) -> list[tuple[re.Match, Decimal]]:
     """'3 in 10', 'one out of four': each with the percentage it states (30, 25)."""
-    found = []
+    found: list[tuple[re.Match, Decimal]] = []
+    if not _RATIO_HINT.search(text):
+        return found
     for match in _RATIO.finditer(text):
         part, whole = (int(g) if g.isdigit() else _SMALL[g.lower()] for g in (match["part"], match["whole"]))
         if whole and part < whole:
