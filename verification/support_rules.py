@@ -1576,7 +1576,7 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     for cited in claims:
         for marker, governed in cited.clause.modals:
             verb = cited.clause.tokens[governed]
-            if not verb.content or _purpose_at(cited.clause, marker):
+            if not verb.content or _purpose_at(cited.clause, marker) or not _verb_like(cited.clause, governed):
                 continue
             for index, token in enumerate(sentence.tokens):
                 if not (token.content and same_word(token, verb)):
@@ -1610,9 +1610,10 @@ def _past_at(clause: Clause, index: int) -> bool:
 
 
 def _purpose_at(clause: Clause, marker: int) -> bool:
-    """'so their engines could be inspected', 'if it would': not a forecast of the story's own."""
+    """'so their engines could be inspected', 'if it would', 'when it could call a calculator':
+    a purpose, condition or ability, not a forecast."""
     before = {t.low for t in clause.tokens[max(0, marker - 3) : marker]}
-    return bool(before & {"so", "if", "unless", "whether"})
+    return bool(before & {"so", "if", "unless", "whether", "when", "whenever", "once"})
 
 
 def _clause_words(clause: Clause, marker: int) -> list[int]:
@@ -1629,6 +1630,10 @@ def _clause_words(clause: Clause, marker: int) -> list[int]:
 
 # New predicates ------------------------------------------------------------------------------
 
+_NUMBER_WORDS = _forms(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred "
+    "thousand million billion dozen dozens hundreds thousands millions billions"
+)
 _DETERMINERS = _forms("the a an its their his her this that these those our your own")
 _AUXILIARIES = _MODALS | _forms("to did does do not never has have had may must can cannot") | {"n't"}
 _ADVERBS = _forms("far well still just soon already again almost nearly roughly around about")
@@ -1674,7 +1679,7 @@ def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
     for token in clause.tokens[verb + 1 :]:
         if token.boundary:
             break
-        if token.kind == "number":
+        if token.kind == "number" or token.low in _NUMBER_WORDS:
             total += 1
             backed += 1  # the figure rule holds figures to the claims
         elif token.content and token.low not in _ADVERBS:
@@ -1713,12 +1718,17 @@ def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
         new = [
             i
             for i in range(index + 1, end)
-            if tokens[i].content and not tokens[i].name and not backing.backs(tokens[i].stem)
+            if tokens[i].content
+            and not tokens[i].name
+            and tokens[i].low not in _NUMBER_WORDS  # counts are the figure rule's
+            and not backing.backs(tokens[i].stem)
         ]
         governed = [i for i in new if _object_like(tokens[i]) and not _verb_like(sentence, i)]
         # The verb's first word after it, new too ('replace every verifier'), unless that word is
         # only in the claims as part of a name ('air' in 'Norvik Air').
-        first_word = next((i for i in range(index + 1, end) if tokens[i].content), None)
+        first_word = next(
+            (i for i in range(index + 1, end) if tokens[i].content and tokens[i].low not in _NUMBER_WORDS), None
+        )
         opens_new = first_word is not None and (first_word in new or tokens[first_word].stem in backing.name_only)
         if governed and opens_new and _clause_backed(sentence, index, backing) < NEW_PREDICATE_BACKED:
             first = index

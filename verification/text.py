@@ -227,7 +227,7 @@ _FIGURE = re.compile(
     r"""
     (?<![A-Za-z0-9_.,])
     (?P<currency>[$€£¥])?
-    (?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
+    (?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?![.,]\d)  # '46.2C' is not '46'
     (?:
         \s?(?P<percent>%|percent\b|per\s?cent\b)
       | \s?(?P<points>percentage[\s-]points?\b|pp\b|points?\b|pts\b)

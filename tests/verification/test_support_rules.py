@@ -311,6 +311,8 @@ def test_a_reason_names_the_claim_by_the_label_it_is_given():
         ("A quarter of the county's adults are obese.", "One in four adults in the county is obese."),
         ("The reservoir is about 67% full.", "Two-thirds of the reservoir's capacity is in use."),
         ("The European Central Bank held rates.", "The ECB held rates."),
+        ("The detector caught nine out of ten AI-written essays.", "The detector flagged 9 in 10 AI-written essays."),
+        ("Seville hit 46.2C during the heatwave.", "The heatwave pushed temperatures in Seville to 46.2 degrees."),
     ],
 )
 def test_roundings_ratios_and_abbreviations_are_backed(text, claim):
