@@ -258,7 +258,16 @@ def _weighted_coverage(stems: set[str], backing: rules.Backing) -> float:
 def _word_reasons(sentences: list[str], backing: rules.Backing) -> tuple[list[str], float, int]:
     """The passage must be mostly backed, and so must each of its sentences. When a sentence
     is not, the reason names that sentence: it is what the writer must fix or cite for."""
-    by_sentence = [[(word, lex.stem(word)) for word in lex.content_words(sentence)] for sentence in sentences]
+    # Counts in words the claims give in digits ('nine out of ten' for '9 in 10') are the figure
+    # rule's to check, not the wording's.
+    by_sentence = [
+        [
+            (word, lex.stem(word))
+            for word in lex.content_words(sentence)
+            if word.lower() not in rules.NUMBER_WORDS or lex.stem(word) in backing
+        ]
+        for sentence in sentences
+    ]
     pairs = [pair for sentence_pairs in by_sentence for pair in sentence_pairs]
     distinct = {stem for _, stem in pairs}
     if not distinct:

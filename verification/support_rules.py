@@ -1630,7 +1630,7 @@ def _clause_words(clause: Clause, marker: int) -> list[int]:
 
 # New predicates ------------------------------------------------------------------------------
 
-_NUMBER_WORDS = _forms(
+NUMBER_WORDS = _forms(
     "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred "
     "thousand million billion dozen dozens hundreds thousands millions billions"
 )
@@ -1679,7 +1679,7 @@ def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
     for token in clause.tokens[verb + 1 :]:
         if token.boundary:
             break
-        if token.kind == "number" or token.low in _NUMBER_WORDS:
+        if token.kind == "number" or token.low in NUMBER_WORDS:
             total += 1
             backed += 1  # the figure rule holds figures to the claims
         elif token.content and token.low not in _ADVERBS:
@@ -1720,14 +1720,14 @@ def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
             for i in range(index + 1, end)
             if tokens[i].content
             and not tokens[i].name
-            and tokens[i].low not in _NUMBER_WORDS  # counts are the figure rule's
+            and tokens[i].low not in NUMBER_WORDS  # counts are the figure rule's
             and not backing.backs(tokens[i].stem)
         ]
         governed = [i for i in new if _object_like(tokens[i]) and not _verb_like(sentence, i)]
         # The verb's first word after it, new too ('replace every verifier'), unless that word is
         # only in the claims as part of a name ('air' in 'Norvik Air').
         first_word = next(
-            (i for i in range(index + 1, end) if tokens[i].content and tokens[i].low not in _NUMBER_WORDS), None
+            (i for i in range(index + 1, end) if tokens[i].content and tokens[i].low not in NUMBER_WORDS), None
         )
         opens_new = first_word is not None and (first_word in new or tokens[first_word].stem in backing.name_only)
         if governed and opens_new and _clause_backed(sentence, index, backing) < NEW_PREDICATE_BACKED:
