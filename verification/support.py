@@ -121,7 +121,12 @@ def _plain(claim: str) -> str:
 @lru_cache(maxsize=8192)
 def _claim_values(claim: str) -> frozenset[Decimal]:
     """Every value one claim offers, however written; a story cites a claim from many passages."""
-    return frozenset(lex.figure_values(claim) | lex.implied_values(claim))
+    # Digits inside a claim's names count too: 'Llama 3' in a passage for a claim's 'Llama-3'.
+    inside_names = {Decimal(digits) for digits in _NAME_DIGITS.findall(claim)}
+    return frozenset(lex.figure_values(claim) | lex.implied_values(claim) | inside_names)
+
+
+_NAME_DIGITS = re.compile(r"(?<=[A-Za-z][-.])\d+(?:\.\d+)?|(?<=[A-Za-z])\d+(?:\.\d+)?")
 
 
 def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[str]:
