@@ -546,6 +546,9 @@ def _is_acronym_of(acronym: str, haystack_lower: str) -> bool:
     return acronym in "".join(word[0] for word in words(haystack_lower) if word not in STOPWORDS)
 
 
+_SPACING = re.compile(r"[\s._-]+")
+
+
 def name_is_mentioned(name: str, haystack_lower: str, haystack_stems: StemIndex) -> bool:
     """A name is backed when the backing text contains it (any case), or each of its word
     parts ('ProgAgent-14B' -> 'progagent', '14b'), or its stem ('Bayesian' -> 'bayes'), or,
@@ -557,6 +560,10 @@ def name_is_mentioned(name: str, haystack_lower: str, haystack_stems: StemIndex)
     if re.search(r"(?<![a-z0-9])" + re.escape(lowered) + r"(?![a-z0-9])", haystack_lower):
         return True
     if lowered.endswith("s") and lowered[:-1] in haystack_lower:
+        return True
+    # 'Qwen2.5' for 'Qwen 2.5', 'GPT4o' for 'GPT-4o': the same name, spaced or hyphenated otherwise.
+    compact = _SPACING.sub("", lowered)
+    if len(compact) >= 4 and any(ch.isdigit() for ch in compact) and compact in _SPACING.sub("", haystack_lower):
         return True
     parts = [part for part in re.split(r"[-.']", lowered) if part]
     if len(parts) > 1 and all(re.search(r"(?<![a-z0-9])" + re.escape(p), haystack_lower) for p in parts):
