@@ -561,9 +561,10 @@ def name_is_mentioned(name: str, haystack_lower: str, haystack_stems: StemIndex)
         return True
     if lowered.endswith("s") and lowered[:-1] in haystack_lower:
         return True
-    # 'Qwen2.5' for 'Qwen 2.5', 'GPT4o' for 'GPT-4o': the same name, spaced or hyphenated otherwise.
+    # 'Qwen2.5' for 'Qwen 2.5', 'OpenAI' for 'Open AI': the same name, spaced or hyphenated otherwise.
     compact = _SPACING.sub("", lowered)
-    if len(compact) >= 4 and any(ch.isdigit() for ch in compact) and compact in _SPACING.sub("", haystack_lower):
+    long_enough = len(compact) >= 6 or (len(compact) >= 4 and any(ch.isdigit() for ch in compact))
+    if long_enough and compact in _SPACING.sub("", haystack_lower):
         return True
     parts = [part for part in re.split(r"[-.']", lowered) if part]
     if len(parts) > 1 and all(re.search(r"(?<![a-z0-9])" + re.escape(p), haystack_lower) for p in parts):
