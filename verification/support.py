@@ -122,7 +122,8 @@ def _plain(claim: str) -> str:
 def _claim_values(claim: str) -> frozenset[Decimal]:
     """Every value one claim offers, however written; a story cites a claim from many passages."""
     # Digits inside a claim's names count too: 'Llama 3' in a passage for a claim's 'Llama-3'.
-    inside_names = {Decimal(digits) for digits in _NAME_DIGITS.findall(claim)}
+    # Only version-like numbers: a year inside a name ('FY2024') backs no year of the passage's.
+    inside_names = {value for digits in _NAME_DIGITS.findall(claim) if (value := Decimal(digits)) < 1000}
     return frozenset(lex.figure_values(claim) | lex.implied_values(claim) | inside_names)
 
 

@@ -328,6 +328,7 @@ def test_roundings_ratios_and_abbreviations_are_backed(text, claim):
         ("Some 1,101 annotators took part.", "About 1,100 annotators took part.", "'1,101'"),
         ("Nearly 40% of sales were online.", "41% of sales were online.", "'40%'"),
         ("More than 200 homes burned.", "190 homes burned.", "'200'"),
+        ("Sales rose in 2024.", "Sales in FY2024 rose.", "'2024'"),
     ],
 )
 def test_a_rounding_needs_a_hedge_and_the_right_side(text, claim, reason):
