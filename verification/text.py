@@ -468,11 +468,14 @@ def implied_values(text: str) -> set[Decimal]:
             values.add((1 + figure.value / 100).normalize())
         if "point" in figure.text:
             values.add((figure.value * 100).normalize())  # 0.25 percentage points: 25 basis points
+    for match in _CLOCK.finditer(text):
+        values.add(Decimal(match.group(1)))  # '10am': the passage's '10 a.m.'
     for match in _BASIS_POINTS.finditer(text):
         values.add((Decimal(match.group(1)) / 100).normalize())  # 50 basis points: 0.5 points
     return values
 
 
+_CLOCK = re.compile(r"\b(\d{1,2})(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 _BASIS_POINTS = re.compile(r"\b(\d+)\s*(?:basis points|bps|bp)\b")
 
 

@@ -315,6 +315,7 @@ def test_a_reason_names_the_claim_by_the_label_it_is_given():
         ("Seville hit 46.2C during the heatwave.", "The heatwave pushed temperatures in Seville to 46.2 degrees."),
         ("Llama 3 beat Qwen 2.5 on the test.", "Llama-3 beat Qwen2.5 on the test."),
         ("Qwen2.5 beat GPT4o on the test.", "Qwen 2.5 beat GPT-4o on the test."),
+        ("The polls close at 10 p.m. on Sunday.", "Polls close at 10pm on Sunday."),
     ],
 )
 def test_roundings_ratios_and_abbreviations_are_backed(text, claim):
