@@ -427,7 +427,8 @@ def paragraphs_supported(story: Story) -> CheckResult:
         if not claim_refs:
             findings.fail(part.at, "cites no claim: every key fact and paragraph must cite at least one claim")
             continue
-        known = [texts[ref] for ref in claim_refs if ref in texts]
+        known_refs = [ref for ref in claim_refs if ref in texts]
+        known = [texts[ref] for ref in known_refs]
         unreadable = sorted(
             {
                 manifest_id
@@ -452,7 +453,10 @@ def paragraphs_supported(story: Story) -> CheckResult:
             for text in (manifests[manifest_id].title, manifests[manifest_id].brief_headline)
             if text
         ]
-        verdict = support.assess(part.text, known, context)
+        # Reasons name claims by id ('claim c1 says ...'), with the manifest when several are cited.
+        several = len({manifest_id for manifest_id, _ in known_refs}) > 1
+        labels = [f"claim {f'{m}/' if several else ''}{c}" for m, c in known_refs]
+        verdict = support.assess(part.text, known, context, labels)
         if verdict.supported:
             continue
         for reason in verdict.reasons:

@@ -227,7 +227,7 @@ _FIGURE = re.compile(
     r"""
     (?<![A-Za-z0-9_.,])
     (?P<currency>[$€£¥])?
-    (?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
+    (?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?![.,]\d)  # '46.2C' is not '46'
     (?:
         \s?(?P<percent>%|percent\b|per\s?cent\b)
       | \s?(?P<points>percentage[\s-]points?\b|pp\b|points?\b|pts\b)
@@ -342,8 +342,8 @@ def spelled_figures(text: str) -> list[Figure]:
     for match in _NUMBER_WORDS.finditer(text):
         phrase = match["words"].strip(" -")
         lowered = phrase.lower()
-        if lowered in ("one", "one and"):
-            # 'one' is more often a pronoun ('no one', 'one of them') than a count.
+        if lowered in ("one", "one and") and not match["scale"]:
+            # 'one' is more often a pronoun ('no one', 'one of them') than a count; 'one million' is a count.
             continue
         value = _spelled_value(phrase)
         if value is None:
@@ -359,12 +359,133 @@ def figure_values(text: str) -> set[Decimal]:
     return {figure.value for figure in digit_figures(text)} | {figure.value for figure in spelled_figures(text)}
 
 
+# Words that state a value without a digit: what a claim saying 'half' or 'a decade' offers to
+# back a passage's '50%' or '10 years'. Only the claim side reads these: a passage's 'half' is
+# not held to the figure rule.
+_IMPLIED = {
+    "half": (Decimal(50), Decimal("0.5"), Decimal(6)),
+    "a year": (Decimal(12), Decimal(52), Decimal(365)),
+    "annual": (Decimal(12),),
+    "year-on-year": (Decimal(12),),
+    "a day": (Decimal(24),),
+    "an hour": (Decimal(60),),
+    "halved": (Decimal(50),),
+    "decade": (Decimal(10),),
+    "decades": (Decimal(10),),
+    "century": (Decimal(100),),
+    "quarter": (Decimal(25), Decimal(3)),
+    "third": (Decimal(3),),
+    "fortnight": (Decimal(2), Decimal(14)),
+    "twice": (Decimal(2),),
+    "double": (Decimal(2), Decimal(100)),
+    "doubled": (Decimal(2), Decimal(100)),
+    "tripled": (Decimal(3), Decimal(200)),
+    "a dozen": (Decimal(12),),
+    "week": (Decimal(7),),
+    "a thousand": (Decimal(1_000),),
+    "a million": (Decimal(1_000_000),),
+    "half a million": (Decimal(500_000),),
+    "a billion": (Decimal(1_000_000_000),),
+    "half a billion": (Decimal(500_000_000),),
+    "nine in ten": (Decimal(90),),
+    "a tenth": (Decimal(10),),
+    "quarter point": (Decimal("0.25"), Decimal(25)),
+    "quarter-point": (Decimal("0.25"), Decimal(25)),
+    "half a point": (Decimal("0.5"), Decimal(50)),
+    "half-point": (Decimal("0.5"), Decimal(50)),
+    "half a percentage point": (Decimal("0.5"), Decimal(50)),
+    "half a year": (Decimal(6),),
+    "half-year": (Decimal(6),),
+    "both": (Decimal(2),),
+    "pair": (Decimal(2),),
+    "couple": (Decimal(2),),
+    "single": (Decimal(1),),
+    "once": (Decimal(1),),
+    "every": (Decimal(100),),
+    "all": (Decimal(100),),
+    "none": (Decimal(0),),
+    "no": (Decimal(0),),
+    "one third": (Decimal(33), Decimal("33.3")),
+    "one-third": (Decimal(33), Decimal("33.3")),
+    "one and a half": (Decimal("1.5"),),
+    "two and a half": (Decimal("2.5"),),
+    "first": (Decimal(1),),
+    "second": (Decimal(2),),
+    "fourth": (Decimal(4),),
+    "fifth": (Decimal(5),),
+    "sixth": (Decimal(6),),
+    "seventh": (Decimal(7),),
+    "eighth": (Decimal(8),),
+    "ninth": (Decimal(9),),
+    "tenth": (Decimal(10),),
+    "one in two": (Decimal(50),),
+    "one in three": (Decimal(33), Decimal("33.3")),
+    "one in four": (Decimal(25),),
+    "one in five": (Decimal(20),),
+    "one in ten": (Decimal(10),),
+    "a third": (Decimal(33), Decimal("33.3")),
+    "two thirds": (Decimal(67), Decimal("66.7"), Decimal(66)),
+    "two-thirds": (Decimal(67), Decimal("66.7"), Decimal(66)),
+    "a fifth": (Decimal(20),),
+    "three quarters": (Decimal(75),),
+    "three-quarters": (Decimal(75),),
+}
+_IMPLIED_WORD = re.compile(r"\b(" + "|".join(sorted(_IMPLIED, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+
+
+_RATIO = re.compile(
+    r"\b(?P<part>\d+|one|two|three|four|five|six|seven|eight|nine)\s+(?:in|out\s+of)\s+"
+    r"(?P<whole>\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred)\b",
+    re.IGNORECASE,
+)
+_SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_SMALL |= {"ten": 10, "twenty": 20, "hundred": 100}
+
+
+_RATIO_HINT = re.compile(r" (?:in|out of) ", re.IGNORECASE)
+
+
+def ratios(text: str) -> list[tuple[re.Match, Decimal]]:
+    """'3 in 10', 'one out of four': each with the percentage it states (30, 25)."""
+    found: list[tuple[re.Match, Decimal]] = []
+    if not _RATIO_HINT.search(text):
+        return found
+    for match in _RATIO.finditer(text):
+        part, whole = (int(g) if g.isdigit() else _SMALL[g.lower()] for g in (match["part"], match["whole"]))
+        if whole and part < whole:
+            found.append((match, Decimal(part * 100) / Decimal(whole)))
+    return found
+
+
+def implied_values(text: str) -> set[Decimal]:
+    """Values a text states without a figure of their own: 'half' (50), 'a decade' (10),
+    '3 in 10' (30), and a rise of 50% as 1.5 times."""
+    values = {value for match in _IMPLIED_WORD.finditer(text) for value in _IMPLIED[match.group().lower()]}
+    for _, percent in ratios(text):
+        values |= {percent.quantize(Decimal(1)), percent.quantize(Decimal("0.1")).normalize()}
+    for figure in digit_figures(text):
+        if "%" in figure.text or "percent" in figure.text or "per cent" in figure.text:
+            values.add((1 + figure.value / 100).normalize())
+        if "point" in figure.text:
+            values.add((figure.value * 100).normalize())  # 0.25 percentage points: 25 basis points
+    for match in _CLOCK.finditer(text):
+        values.add(Decimal(match.group(1)))  # '10am': the passage's '10 a.m.'
+    for match in _BASIS_POINTS.finditer(text):
+        values.add((Decimal(match.group(1)) / 100).normalize())  # 50 basis points: 0.5 points
+    return values
+
+
+_CLOCK = re.compile(r"\b(\d{1,2})(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
+_BASIS_POINTS = re.compile(r"\b(\d+)\s*(?:basis points|bps|bp)\b")
+
+
 # --- Names ---------------------------------------------------------------------------------
 
 # Capitalised words that are not names: days, months, and words often capitalised in prose.
 _NOT_NAMES_TEXT = """
     i monday tuesday wednesday thursday friday saturday sunday january february march april may june
     july august september october november december mr mrs ms dr prof
+    jan feb mar apr jun jul aug sep sept oct nov dec
 """
 _NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|[\"'(\[]\s*|\n)$")
@@ -422,7 +543,13 @@ def split_camel_case(text: str) -> str:
 def _is_acronym_of(acronym: str, haystack_lower: str) -> bool:
     """'RL' stands for 'reinforcement learning' when those words follow each other in the text."""
     initials = "".join(word[0] for word in words(haystack_lower))
-    return acronym in initials
+    if acronym in initials:
+        return True
+    # 'RLHF': 'reinforcement learning from human feedback', the small words left out.
+    return acronym in "".join(word[0] for word in words(haystack_lower) if word not in STOPWORDS)
+
+
+_SPACING = re.compile(r"[\s._-]+")
 
 
 def name_is_mentioned(name: str, haystack_lower: str, haystack_stems: StemIndex) -> bool:
@@ -437,9 +564,25 @@ def name_is_mentioned(name: str, haystack_lower: str, haystack_stems: StemIndex)
         return True
     if lowered.endswith("s") and lowered[:-1] in haystack_lower:
         return True
+    # 'Qwen2.5' for 'Qwen 2.5', 'OpenAI' for 'Open AI': the same name, spaced or hyphenated otherwise.
+    compact = _SPACING.sub("", lowered)
+    long_enough = len(compact) >= 6 or (len(compact) >= 4 and any(ch.isdigit() for ch in compact))
+    if long_enough and compact in _SPACING.sub("", haystack_lower):
+        return True
     parts = [part for part in re.split(r"[-.']", lowered) if part]
     if len(parts) > 1 and all(re.search(r"(?<![a-z0-9])" + re.escape(p), haystack_lower) for p in parts):
         return True
+    # 'Berlin-based', 'Nvidia-backed': the name is the capitalised part.
+    original_parts = [part for part in re.split(r"[-.']", name) if part]
+    named = [part for part in original_parts if part[0].isupper() or any(ch.isdigit() for ch in part)]
+    if len(original_parts) > 1 and named and len(named) < len(original_parts):
+        return all(name_is_mentioned(part, haystack_lower, haystack_stems) for part in named)
+    if lowered.endswith("s") and not lowered.endswith("ss"):
+        lowered = lowered[:-1]  # 'Americans', 'Kenyans'
+    for suffix in ("ean", "ian", "an", "ese"):
+        # A people's name for its place: 'European' for 'Europe', 'Kenyan' for 'Kenya'.
+        if lowered.endswith(suffix) and len(lowered) - len(suffix) >= 4 and lowered[: -len(suffix)] in haystack_lower:
+            return True
     return not any(ch.isdigit() for ch in lowered) and stem(lowered) in haystack_stems
 
 

@@ -1,0 +1,378 @@
+"""The fact-checker rules of paragraphs_supported: each rule catches its kind of change, says
+which kind and quotes both sides, and lets the change's supported twin through."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.supported_eval import SETS, ZERO_PASS_KINDS, evaluate, load_cases
+from verification.support import assess
+
+HERE = Path(__file__).parent
+
+# (kind, claims, a supported paraphrase, the same passage changed the way the kind says)
+TWINS = [
+    (
+        "negation",
+        ["The model improved accuracy on the benchmark by 12%."],
+        "The model improved benchmark accuracy by 12%.",
+        "The model did not improve accuracy on the benchmark, despite a 12% figure.",
+    ),
+    (
+        "negation",
+        ["The drug failed to slow memory loss in the trial."],
+        "In the trial the drug did not slow memory loss.",
+        "The drug slowed memory loss in the trial.",
+    ),
+    (
+        "negation",
+        ["Police found evidence linking the suspect to the fire."],
+        "Police say they found evidence that links the suspect to the fire.",
+        "Police found no evidence linking the suspect to the fire.",
+    ),
+    (
+        "negation",
+        ["Residents can vote online in the referendum."],
+        "Residents are able to vote online in the referendum.",
+        "Residents cannot vote online in the referendum.",
+    ),
+    (
+        "direction",
+        ["Costs at the plant rose 8% in the second quarter."],
+        "The plant's costs climbed 8% in the second quarter.",
+        "Costs at the plant fell 8% in the second quarter.",
+    ),
+    (
+        "direction",
+        ["The open model beat the proprietary one on the coding benchmark."],
+        "The open model outperformed the proprietary one on the coding benchmark.",
+        "The open model trailed the proprietary one on the coding benchmark.",
+    ),
+    (
+        "direction",
+        ["Rents in Lisbon are higher than in Porto."],
+        "Porto's rents are lower than Lisbon's.",
+        "Rents in Lisbon are lower than in Porto.",
+    ),
+    (
+        "direction",
+        ["The refusal rate fell as models grew, with larger models refusing fewer harmless prompts."],
+        "Larger models refused fewer harmless prompts.",
+        "Larger models refused more harmless prompts.",
+    ),
+    ("direction", ["Sales were down 3% in May."], "Sales fell 3% in May.", "Sales were up 3% in May."),
+    (
+        "date",
+        ["The factory will open in March 2027, the company said."],
+        "The company said its factory will open in March 2027.",
+        "The factory will open in May 2027, the company said.",
+    ),
+    ("date", ["Sales jumped 9% in the third quarter."], "Third-quarter sales jumped 9%.", "Sales jumped 9% in Q2."),
+    (
+        "date",
+        ["The strike began on Monday and closed three ports."],
+        "Three ports were closed by the strike, which began on Monday.",
+        "The strike began on Thursday and closed three ports.",
+    ),
+    (
+        "date",
+        ["The bridge reopened last week after repairs."],
+        "After repairs, the bridge reopened last week.",
+        "The bridge reopens next week after repairs.",
+    ),
+    (
+        "quantity",
+        ["The unemployment rate rose 2 percentage points to 7%."],
+        "The unemployment rate climbed 2 percentage points to 7%.",
+        "The unemployment rate rose 2% to 7%.",
+    ),
+    (
+        "quantity",
+        ["More than 300 people attended the hearing."],
+        "Over 300 people attended the hearing.",
+        "Fewer than 300 people attended the hearing.",
+    ),
+    (
+        "quantity",
+        ["The company's revenue doubled in two years."],
+        "Revenue at the company doubled in two years.",
+        "The company's revenue tripled in two years.",
+    ),
+    (
+        "quantity",
+        ["It was the fifth consecutive monthly fall in output."],
+        "Output fell for the fifth consecutive month.",
+        "Output fell for the sixth consecutive month.",
+    ),
+    (
+        "direction",
+        ["Prices were unchanged in May."],
+        "Prices did not rise in May; they held flat.",
+        "Prices rose in May.",
+    ),
+    (
+        "direction",
+        ["The firm continued production at the plant."],
+        "Production at the plant continued, the firm said.",
+        "The firm halted production at the plant.",
+    ),
+    (
+        "direction",
+        ["The trade deficit widened to $80 billion."],
+        "The trade deficit grew wider, to $80 billion.",
+        "The trade deficit narrowed to $80 billion.",
+    ),
+    ("date", ["The vote was held yesterday."], "Yesterday the vote was held.", "The vote will be held tomorrow."),
+    ("date", ["The shop opens in early March."], "In early March the shop opens.", "The shop opens in late March."),
+    (
+        "date",
+        ["The law took effect in the 1990s."],
+        "In the 1990s the law took effect.",
+        "The law took effect in the 1980s.",
+    ),
+    ("quantity", ["Inflation rose by 3% in May."], "In May inflation rose by 3%.", "Inflation rose to 3% in May."),
+    ("quantity", ["The fine was $5 million."], "The fine came to $5 million.", "The fine was €5 million."),
+    (
+        "quantity",
+        ["The subscription costs $10 a month."],
+        "A subscription is $10 a month.",
+        "The subscription costs $10 a year.",
+    ),
+    (
+        "quantity",
+        ["The new line is 40 kilometres long."],
+        "The new line runs for 40 kilometres.",
+        "The new line is 40 miles long.",
+    ),
+    (
+        "quantity",
+        ["A third of the staff work remotely."],
+        "A third of staff work from home.",
+        "A quarter of the staff work remotely.",
+    ),
+    (
+        "quantity",
+        ["Thousands of people joined the march."],
+        "Thousands of people marched.",
+        "Hundreds of people joined the march.",
+    ),
+    (
+        "entity_swap",
+        ["Brightline Foods agreed to buy Crunchwell for $860 million."],
+        "Crunchwell will be bought by Brightline Foods for $860 million.",
+        "Crunchwell agreed to buy Brightline Foods for $860 million.",
+    ),
+    (
+        "entity_swap",
+        ["Ferro Labs sued Kinetica over the battery patent."],
+        "Kinetica was sued by Ferro Labs over the battery patent.",
+        "Kinetica sued Ferro Labs over the battery patent.",
+    ),
+    (
+        "entity_swap",
+        ["Nordvik Air hired Carla Mendes as chief executive.", "Tomas Berg left Nordvik Air in May."],
+        "Nordvik Air hired Carla Mendes to be its chief executive.",
+        "Nordvik Air hired Tomas Berg as chief executive.",
+    ),
+    (
+        "entity_swap",
+        ["Acme's revenue rose 5% while Globex's rose 3%."],
+        "Acme's revenue rose 5%, Globex's 3%.",
+        "Globex's revenue rose 5% while Acme's rose 3%.",
+    ),
+    (
+        "modality",
+        ["Rubric rewards lowered the cost of labelling by forty percent in the audit lab trial."],
+        "In the audit lab trial, rubric rewards lowered labelling costs by forty percent.",
+        "Rubric rewards will lower the cost of labelling by forty percent, the audit lab says.",
+    ),
+    (
+        "modality",
+        ["The company expects to hire 500 engineers in 2027."],
+        "The company expects to hire 500 engineers in 2027.",
+        "The company hired 500 engineers in 2027.",
+    ),
+    (
+        "modality",
+        ["The model may help radiologists spot tumours earlier, the authors say."],
+        "The model could help radiologists spot tumours earlier, the authors say.",
+        "The model helped radiologists spot tumours earlier, the authors say.",
+    ),
+    (
+        "new_predicate",
+        ["Rubric rewards lowered the cost of labelling by forty percent in the audit lab trial."],
+        "Rubric rewards lowered labelling costs by forty percent in the audit lab trial.",
+        "Rubric rewards will replace every verifier by next year, the lab says.",
+    ),
+    (
+        "new_predicate",
+        ["The mayor's budget adds 400 police officers."],
+        "The mayor's budget adds 400 police officers.",
+        "The mayor's budget adds 400 police officers and closes two fire stations.",
+    ),
+    (
+        "new_predicate",
+        ["Norvik Air cancelled 40 flights because of the storm."],
+        "Because of the storm, Norvik Air cancelled 40 flights.",
+        "Norvik Air cancelled 40 flights and blamed air traffic controllers for the chaos.",
+    ),
+    (
+        "new_predicate",
+        ["The drug lowered blood pressure in the trial."],
+        "In the trial, blood pressure fell on the drug, which lowered it.",
+        "The drug lowered blood pressure in the trial and is now sold in pharmacies nationwide.",
+    ),
+    (
+        "new_predicate",
+        ["The agent framework lets a planner model delegate subtasks to smaller executor models."],
+        "In the agent framework, a planner model hands subtasks to smaller executor models.",
+        "The agent framework lets a planner model rewrite its own reward function.",
+    ),
+]
+
+
+def _id(twin: tuple[str, list[str], str, str]) -> str:
+    return f"{twin[0]}: {twin[3][:40]}"
+
+
+@pytest.mark.parametrize(("kind", "claims", "supported", "changed"), TWINS, ids=[_id(twin) for twin in TWINS])
+def test_each_rule_catches_its_change_and_passes_its_twin(kind, claims, supported, changed):
+    twin = assess(supported, claims)
+    verdict = assess(changed, claims)
+
+    assert twin.supported, twin.reasons
+    assert not verdict.supported
+    assert any(reason.startswith(kind.replace("_", " ") + ": ") for reason in verdict.reasons), verdict.reasons
+
+
+@pytest.mark.parametrize(
+    ("claims", "text", "reason"),
+    [
+        (
+            ["The model improved accuracy on the benchmark by 12%."],
+            "The model did not improve accuracy on the benchmark, despite a 12% figure.",
+            "negation: the paragraph says 'did not improve accuracy on'; claim 1 says 'model improved accuracy on'",
+        ),
+        (
+            ["Costs at the plant rose 8% in the second quarter."],
+            "Costs at the plant fell 8% in the second quarter.",
+            "direction: the paragraph says 'plant fell 8% in'; claim 1 says 'plant rose 8% in'",
+        ),
+        (
+            ["Sales jumped 9% in the third quarter."],
+            "Sales jumped 9% in Q2.",
+            "date: the paragraph says 'Q2'; claim 1 says 'third quarter'",
+        ),
+        (
+            ["The unemployment rate rose 2 percentage points to 7%."],
+            "The unemployment rate rose 2% to 7%.",
+            "quantity: the paragraph says '2%' (percent); claim 1 says '2 percentage points' (points): "
+            "a percentage point is not a percent",
+        ),
+        (
+            ["Ferro Labs sued Kinetica over the battery patent."],
+            "Kinetica sued Ferro Labs over the battery patent.",
+            "entity swap: the paragraph says 'Kinetica sued Ferro Labs'; claim 1 says 'Ferro Labs sued Kinetica'",
+        ),
+        (
+            ["The company expects to hire 500 engineers in 2027."],
+            "The company hired 500 engineers in 2027.",
+            "modality: the paragraph says 'company hired 500 engineers' as a fact; claim 1 says 'expects to hire "
+            "500' (a forecast, plan or possibility)",
+        ),
+        (
+            ["Rubric rewards lowered the cost of labelling by forty percent in the audit lab trial."],
+            "Rubric rewards will replace every verifier by next year, the lab says.",
+            "new predicate: the paragraph says 'will replace every verifier by next year'; no cited claim says "
+            "anything like it (not in them: replace, verifier)",
+        ),
+    ],
+)
+def test_a_reason_names_its_kind_and_quotes_both_sides(claims, text, reason):
+    assert reason in assess(text, claims).reasons
+
+
+def test_a_reason_names_the_claim_by_the_label_it_is_given():
+    verdict = assess("Costs at the plant fell 8%.", ["Costs at the plant rose 8%."], labels=["claim c7"])
+
+    assert verdict.reasons == ["direction: the paragraph says 'plant fell 8%'; claim c7 says 'plant rose 8%'"]
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("Sales rose nearly 40% in the year.", "Sales rose 39.6% in the year."),
+        ("More than 200 homes were destroyed by the fire.", "The fire destroyed 214 homes."),
+        ("The city is home to about 1.2 million residents.", "The city has 1,187,000 residents."),
+        ("Three in 10 voters backed the plan.", "30% of voters backed the plan."),
+        ("A quarter of the county's adults are obese.", "One in four adults in the county is obese."),
+        ("The reservoir is about 67% full.", "Two-thirds of the reservoir's capacity is in use."),
+        ("The European Central Bank held rates.", "The ECB held rates."),
+        ("The detector caught nine out of ten AI-written essays.", "The detector flagged 9 in 10 AI-written essays."),
+        ("Seville hit 46.2C during the heatwave.", "The heatwave pushed temperatures in Seville to 46.2 degrees."),
+        ("Llama 3 beat Qwen 2.5 on the test.", "Llama-3 beat Qwen2.5 on the test."),
+        ("Qwen2.5 beat GPT4o on the test.", "Qwen 2.5 beat GPT-4o on the test."),
+        ("The polls close at 10 p.m. on Sunday.", "Polls close at 10pm on Sunday."),
+    ],
+)
+def test_roundings_ratios_and_abbreviations_are_backed(text, claim):
+    assert assess(text, [claim]).supported, assess(text, [claim]).reasons
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "reason"),
+    [
+        ("Sales rose 40% in the year.", "Sales rose 39.6% in the year.", "'40%'"),
+        ("Some 1,101 annotators took part.", "About 1,100 annotators took part.", "'1,101'"),
+        ("Nearly 40% of sales were online.", "41% of sales were online.", "'40%'"),
+        ("More than 200 homes burned.", "190 homes burned.", "'200'"),
+        ("Sales rose in 2024.", "Sales in FY2024 rose.", "'2024'"),
+    ],
+)
+def test_a_rounding_needs_a_hedge_and_the_right_side(text, claim, reason):
+    verdict = assess(text, [claim])
+    assert not verdict.supported
+    assert verdict.reasons[0].startswith(reason + " is in none of the cited claims")
+
+
+# --- The labelled sets ---------------------------------------------------------------------
+
+# The fact-check set is tuning data: these floors stop the rules getting worse unnoticed.
+FACT_CHECK_ACCURACY_FLOOR = 0.95
+FACT_CHECK_FALSE_ALARM_CEILING = 0.03
+
+
+def test_every_unsupported_fact_check_case_has_a_supported_twin():
+    cases = json.loads((HERE / "fact_check_cases.json").read_text())
+    unsupported = [index for index, case in enumerate(cases) if case["label"] == "unsupported"]
+    assert len(unsupported) >= 70
+    for index in unsupported:
+        twin = cases[index - 1]
+        assert (twin["label"], twin["twin_of"], twin["claims"]) == (
+            "supported",
+            cases[index]["kind"],
+            cases[index]["claims"],
+        )
+
+
+def test_the_fact_check_set_stays_accurate_with_few_false_alarms():
+    result = evaluate(load_cases(SETS["fact-check"]))
+
+    assert result.accuracy >= FACT_CHECK_ACCURACY_FLOOR, [case["id"] for case, _ in result.errors]
+    assert result.false_alarm_rate <= FACT_CHECK_FALSE_ALARM_CEILING, [case["id"] for case, _ in result.errors]
+    for kind in ("date", "quantity"):
+        assert result.passed(kind) == 0, [case["id"] for case, _ in result.errors if case["kind"] == kind]
+
+
+def test_the_held_out_set_is_big_balanced_and_over_the_issue_kinds():
+    # Only its shape is tested: the set measures (bench/supported_eval.py), it is not tuned on.
+    cases = load_cases(SETS["held-out"])
+    labels = [case["label"] for case in cases]
+    assert len(cases) >= 300
+    assert abs(labels.count("supported") - labels.count("unsupported")) <= len(cases) * 0.1
+    kinds = {case["kind"] for case in cases if case["label"] == "unsupported"}
+    assert kinds >= set(ZERO_PASS_KINDS) | {"entity_swap", "modality", "new_predicate"}
+    assert all(case["claims"] and case["text"] for case in cases)

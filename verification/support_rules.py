@@ -1,0 +1,1761 @@
+"""What a fact-checker looks for first, as rules: each compares a passage with the claims it
+cites and, when they disagree, says which kind of change it found and quotes both sides.
+
+- **negation**: the passage negates what a claim asserts, or asserts what a claim negates
+  ('did not improve' against 'improved by 12%');
+- **direction**: opposite movement or comparison (rose/fell, beat/trailed, higher/lower);
+- **date**: a month, weekday, season, quarter or half, or a relative date ('next year'), that
+  the claims give differently or not at all (years, written with digits, are figures);
+- **quantity**: percent against percentage points, 'more than' against 'less than', doubled
+  against tripled, the fifth against the sixth;
+- **entity swap**: the claims' names in other roles (who did what to whom, whose figure);
+- **modality**: a forecast or plan ('will', 'plans to', 'could') where the claim reports a
+  result, or a result where the claim reports a plan or a possibility;
+- **new predicate**: what the sentence asserts (a verb and the words it governs) is in no
+  claim, however many topic words the sentence shares with them.
+
+Every rule is lexical: word lists below, read in order, with a clause as the reach of a
+negation or a modal, and a word's neighbours as what it is about. They were written against
+``tests/verification/fact_check_cases.json`` and ``supported_cases.json``; the held-out set
+measures them (``bench/supported_eval.py``). Texts are analysed once each (cached), as a story
+cites the same claims from many passages.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
+
+from . import text as lex
+
+# --- Word lists ------------------------------------------------------------------------------
+
+
+def _forms(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Words a negation covers stop at a clause boundary: punctuation or one of these.
+_CLAUSE_WORDS = _forms("but while whereas although though because which who whom and or after before since when as")
+
+# A negation cue makes the next content words (up to NEGATION_REACH of them) negated.
+_NEGATORS = _forms("not no never none nor neither without cannot nothing nobody lack lacks lacked lacking")
+_NEGATOR_PHRASES = (
+    ("failed", "to"),
+    ("fails", "to"),
+    ("fail", "to"),
+    ("failing", "to"),
+    ("unable", "to"),
+    ("refused", "to"),
+    ("refuses", "to"),
+    ("yet", "to"),
+    ("no", "longer"),
+    ("absence", "of"),
+    ("rather", "than"),
+    ("instead", "of"),
+)
+_NEGATOR_FIRST_WORDS = frozenset(phrase[0] for phrase in _NEGATOR_PHRASES)
+# 'not only', 'no more than', 'no fewer than': no negation of what follows.
+_NOT_NEGATING_NEXT = _forms("only just merely more less fewer later earlier")
+NEGATION_REACH = 1
+# Only these negate a verb ('did not improve'); 'no'/'without' negate a noun, which a
+# paraphrase often says the other way round ('resists exact verifiers': 'no exact verifier').
+_VERBAL_NEGATORS = _forms("not never cannot")
+
+# Polarity: word -> (concept, sign). Opposite signs of one concept contradict each other.
+_POLARITY_LISTS = {
+    ("level", 1): """
+        rise rises rose risen rising increase increases increased increasing grow grows grew grown growing
+        growth climb climbs climbed climbing gain gains gained gaining jump jumps jumped surge surged surges
+        soar soared soars raise raises raised raising lift lifts lifted boost boosts boosted expand expands
+        expanded expansion higher highest hike hiked hikes doubled tripled upturn rebound rebounded increase
+        accelerate accelerated accelerates faster quicker strengthen strengthened widen widened won win
+        wins gaining peaked larger bigger spiked spike rallied rally recovered ballooned swelled swell
+        costlier pricier stronger warmer hotter advanced advances retreated skyrocketed soaring surging
+        quadrupled longer wider profit profits profitable surplus
+    """,
+    ("level", -1): """
+        fall falls fell fallen falling decline declines declined declining decrease decreases decreased
+        decreasing drop drops dropped dropping dip dipped dips slide slid slides slip slipped slips sink sank
+        sunk plunge plunged plunges tumble tumbled tumbles slump slumped slumps shrink shrank shrunk shrinks
+        shrinking contracted contraction lower lowered lowers lowest cut cuts cutting
+        reduce reduced reduces reduction trim trimmed slash slashed loss losses lose loses lost losing
+        downturn slow slowed slows slower slowdown slowing decelerate decelerated weaken weakened
+        narrow narrowed halved smaller ease eased eases easing cooled soften softened tanked crashed
+        collapsed dwindled cheaper weaker colder cooler plummeted plummet plummets sank slumping dragged
+        dampened shorter narrower deficit unprofitable
+    """,
+    ("rank", 1): """
+        beat beats beaten beating outperform outperformed outperforms surpass surpassed surpasses exceed
+        exceeded exceeds overtook overtake overtaken outpaced outpace ahead better best top topped led leads
+        above met meets
+    """,
+    ("rank", -1): """
+        trail trailed trails trailing lag lagged lags lagging underperform underperformed underperforms
+        behind worse worst miss missed misses missing short below
+    """,
+    ("outcome", 1): """
+        passed succeed succeeded succeeds success successful approve approved approves approval
+        accept accepted accepts allow allowed allows permit permitted confirm confirmed confirms support
+        supported supports improve improved improves improvement improving benefit benefited helped helps
+        effective valid upheld uphold positive granted grant safe legal correct
+        accurate praised praise welcomed welcome agreed
+    """,
+    ("outcome", -1): """
+        failed fails failure reject rejected rejects rejection deny denied denies ban banned bans
+        blocked refuse refused refuses oppose opposed opposes worsen worsened worsens
+        deteriorate deteriorated hurt hurts harm harmed harms damaged ineffective invalid overturned
+        overturn negative dismissed vetoed veto unsafe illegal incorrect inaccurate
+        criticised criticized condemned disagreed
+    """,
+    ("level", 0): "unchanged flat steady stable stagnant stagnated stalled plateaued",
+    ("time", 1): "later delayed postponed",
+    ("time", -1): "earlier sooner",
+    ("continue", 1): "continued continues continue kept resumed resumes",
+    ("continue", -1): "stopped stops ceased halted halts discontinued abandoned cancelled canceled scrapped suspended",
+    ("trade", 1): "buy buys bought buying acquire acquired acquires purchase purchased",
+    ("trade", -1): "sell sells sold selling divest divested divests offload offloaded",
+}
+POLARITY: dict[str, tuple[str, int]] = {
+    word: concept for concept, words in _POLARITY_LISTS.items() for word in words.split()
+}
+# Winning and losing are not a movement of a level, whatever the lists say for direction.
+_NOT_A_MOVEMENT = _forms("win wins won winning lose loses lost losing loss losses profit profits surplus deficit")
+# By stem, for backing: a word of a movement backs another of the same movement ('lower' for
+# 'dropped'). Only the plain up/down kind: ranks and outcomes say more than a direction.
+POLARITY_STEMS: dict[str, tuple[str, int]] = {
+    lex.stem(word): concept
+    for concept, words in _POLARITY_LISTS.items()
+    if concept[0] == "level"
+    for word in words.split()
+    if word not in _NOT_A_MOVEMENT
+}
+_ALSO_BOUND = _forms("more less fewer above below over under")  # before 'than'/a figure: a bound, not a direction
+# Words that carry a direction only in some uses: never alone worth a reason.
+_WEAK_POLARITY = _forms("led leads top more less fewer better best worse worst short support supports")
+
+# Modality: a forecast, plan, hope or possibility, not a result.
+_MODALS = _forms("will would shall could might should 'll")
+# Before 'to': 'plans to', 'is expected to', 'set to', 'agreed to', 'projected to'.
+_PLAN_WORDS = _forms(
+    "plan plans planned planning intend intends intended aim aims aimed expect expects expected set "
+    "hope hopes hoped seek seeks sought want wants wanted going due likely poised agreed agree agrees "
+    "proposes propose proposed promised promises pledged pledges vowed vows prepared preparing "
+    "projected predicted predicts scheduled"
+)
+_FORECAST_WORDS = _forms("potentially possibly eventually upcoming forthcoming")
+# In a claim, any of these is enough to back a passage's forecast or plan.
+_HEDGES = (
+    _MODALS
+    | _PLAN_WORDS
+    | _FORECAST_WORDS
+    | _forms(
+        "must can able let lets allow allows allowed recommend recommends recommended advise advises target targets "
+        "goal goals aim pledge proposal plan plans planned future next may might could would likely unlikely "
+        "possible possibly potential potentially outlook guidance forecast expectation expectations estimated "
+        "estimate estimates intention ambition bid wants seeks considering weighing mulling scheduled due "
+        "announce announces announced unveil unveils unveiled"
+    )
+)
+# 'next year', 'coming months': a time still to come.
+_FUTURE_UNITS = _forms("year month week quarter season summer spring winter autumn years months weeks")
+
+# Dates.
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            "january jan",
+            "february feb",
+            "march mar",
+            "april apr",
+            "may",
+            "june jun",
+            "july jul",
+            "august aug",
+            "september sep sept",
+            "october oct",
+            "november nov",
+            "december dec",
+        ),
+        start=1,
+    )
+    for name in names.split()
+}
+WEEKDAYS = _forms("monday tuesday wednesday thursday friday saturday sunday")
+_ORDINAL_WORDS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+    "thirteenth": 13,
+    "fourteenth": 14,
+    "fifteenth": 15,
+    "twentieth": 20,
+}
+_RELATIVE = {"last": -1, "previous": -1, "past": -1, "this": 0, "current": 0, "next": 1, "coming": 1}
+
+# Quantities: bounds on a figure, and multipliers.
+_UPPER_BOUNDS = (
+    ("less", "than"),
+    ("fewer", "than"),
+    ("under",),
+    ("below",),
+    ("up", "to"),
+    ("at", "most"),
+    ("nearly",),
+    ("almost",),
+    ("just", "under"),
+    ("short", "of"),
+    ("no", "more", "than"),
+)
+_LOWER_BOUNDS = (
+    ("more", "than"),
+    ("over",),
+    ("above",),
+    ("at", "least"),
+    ("exceeding",),
+    ("upwards", "of"),
+    ("in", "excess", "of"),
+    ("no", "fewer", "than"),
+    ("no", "less", "than"),
+    ("just", "over"),
+)
+_MULTIPLIERS = {
+    "doubled": 2,
+    "doubles": 2,
+    "double": 2,
+    "doubling": 2,
+    "twice": 2,
+    "twofold": 2,
+    "tripled": 3,
+    "triples": 3,
+    "triple": 3,
+    "tripling": 3,
+    "threefold": 3,
+    "quadrupled": 4,
+    "quadruple": 4,
+    "fourfold": 4,
+    "halved": Decimal("0.5"),
+    "halves": Decimal("0.5"),
+    "halving": Decimal("0.5"),
+}
+
+# Synonyms a paraphrase uses for a claim's word: each group backs its members for one another.
+# Kept tight (words that stand in for each other in news copy); opposite directions never share
+# a group.
+_SYNONYM_GROUPS = """
+    cut eliminate slash axe shed trim reduce lower scrap
+    job jobs position role post redundancy redundancies layoff layoffs
+    worker employee staff personnel workforce headcount
+    rise increase grow climb gain jump surge soar advance lift boost raise hike
+    fall drop decline decrease slide slip dip sink plunge tumble slump shrink contract
+    buy acquire purchase takeover acquisition
+    sell divest offload sale
+    announce unveil launch introduce debut reveal release
+    deliver ship hand
+    resign quit depart
+    appoint name hire recruit tap
+    approve authorise authorize endorse sanction greenlight clear pass
+    win victory triumph
+    double twice twofold doubled
+    half halve halved halving
+    predecessor previous prior
+    goal score
+    senate senator
+    withdraw pull retract
+    reject refuse deny dismiss veto
+    sue lawsuit litigation
+    fine penalty penalise penalize
+    expect forecast predict project anticipate estimate outlook guidance expectation
+    plan intend aim propose target
+    complete finish finalise finalize conclude
+    start begin commence open
+    stop halt suspend pause cease end
+    build construct erect
+    profit earnings
+    revenue sales turnover
+    cost price expense spending fee charge
+    pay spend
+    firm company business group maker manufacturer operator
+    factory plant facility site
+    output production manufacturing produce
+    headquarters office hq
+    customer client user buyer consumer subscriber shopper
+    study research trial experiment
+    result finding outcome
+    improve enhance strengthen
+    worsen deteriorate weaken
+    help aid assist enable
+    need require depend
+    replace substitute supplant
+    investigate probe examine inquiry investigation review scrutinise scrutinize
+    warn caution
+    agree accept consent
+    ban prohibit outlaw forbid bar
+    allow permit let
+    publish issue
+    reach achieve attain hit score
+    big large major huge significant substantial
+    small minor slight modest little
+    fast quick rapid swift
+    consecutive straight successive row
+    coach manager
+    defeat loss
+    shares stock
+    doctor physician
+    car vehicle
+    city town municipal
+    school pupil student
+    stronger strengthen
+    lawmaker legislator parliament congress
+    law legislation bill act
+    election vote ballot poll
+    drug medicine medication treatment
+    patient
+    hospital clinic
+    council
+    rain rainfall
+    temperature heat
+    storm hurricane cyclone typhoon
+    flood flooding
+    injury injured hurt
+    death died killed dead fatality fatalities
+    arrest detain
+    charge charged accuse accused
+    police officer
+    court judge tribunal
+    ruling decision verdict judgment
+    government administration ministry authorities
+    minister secretary
+    region area
+    country nation national
+    people residents
+    home house housing
+    train rail railway
+    flight route
+    airport
+    energy power electricity
+    capacity
+    investment invest funding fund
+    loan credit lending
+    debt borrowing
+    deal agreement contract accord
+    merger merge combine
+    partner partnership alliance
+    launch rollout
+    model system
+    accuracy accurate
+    benchmark test evaluation
+    error mistake
+    train training trained
+    dataset data
+    paper preprint report
+    author researcher scientist
+    fund finance pay
+    fix repair mend
+    freeze halt
+    postpone delay defer
+    operation surgery
+    recall
+    quit leave
+    poll survey
+    intend plan
+    wipe erase
+    tag
+    efficacy effective
+    ease slow
+    overcharge
+    shop store retailer
+    phone smartphone mobile
+    kid child children
+    apply application applicant
+    penalty fine
+"""
+SYNONYMS: dict[str, frozenset[int]] = {}
+for _number, _line in enumerate(line for line in _SYNONYM_GROUPS.strip().splitlines() if line.strip()):
+    for _word in _line.split():
+        _key = lex.stem(_word)
+        SYNONYMS[_key] = SYNONYMS.get(_key, frozenset()) | {_number}
+
+# Light words: said in news copy about anything, so they say little about what a passage asserts.
+# They weigh LIGHT_WEIGHT in coverage and cannot alone make a new predicate.
+_LIGHT = """
+    people group groups number numbers level levels rate rates area areas case cases point points
+    system systems service services work works working world country countries government market
+    markets business businesses data information result results change changes changed plan plans
+    program programme programs project projects issue issues problem problems question questions
+    percent share shares total average high low large small big major key main important good better best
+    public private local national international global general common current recent early late
+    end start begin began begun began period term effort efforts move moves step steps
+    set sets get gets got give gives gave take takes took come comes came go goes went keep keeps kept
+    need needs want wants help helps look looks seem looks make including include includes included
+    amount level value values figure figures cost costs price prices
+    major minor overall total average annual quarterly monthly daily yearly
+    lab labs trial trials official officials spokesperson spokesman spokeswoman statement
+    following follow follows followed face faces faced serve serves served bring brings brought hold holds
+    held turn turns turned run runs ran stand stands stood live lives lived leave leaves left meet meets
+    happen happens happened become becomes remain remains remained stay stays stayed continue continues
+    continued seek seeks sought appear appears appeared mean means meant include including involve
+    involves involved provide provides provided offer offers offered allow allows allowed consider
+    considers considered expect expects expected reach reaches reached receive receives received
+    thing things side sides part parts place places piece pieces kind kinds sort type types form forms
+    fact facts reason reasons way ways lot lots range ranges deal deals side field fields line lines
+    real actual certain clear likely possible various several whole entire full own particular specific
+    further additional extra other another same similar different new old recent latest previous next
+    current former later earlier far close near long short wide broad deep
+"""
+LIGHT = frozenset(lex.stem(word) for word in _LIGHT.split())
+LIGHT_WEIGHT = 0.5
+
+# Verb forms the place of a word does not give away ('fell', 'won', 'sold').
+_VERB_FORMS = _forms(
+    "sold bought won lost made took gave went came got kept held led left met paid put ran said saw set "
+    "told wrote built drew fell grew rose hit cut shut spent sent lent struck stood thought became began "
+    "broke brought caught chose fought found hid knew meant sought taught understood"
+)
+# Common news verbs in their plain form: with an -s, -es or -ed they are verbs too.
+_BASE_VERBS = _forms(
+    "sell buy replace rewrite build close open prevent cause ban raise hire fire sue approve reject launch "
+    "cancel delay predict double join leave pay meet create destroy produce develop require allow block "
+    "reduce increase remove add acquire merge expand invest borrow lend spend save earn owe charge supply "
+    "deliver ship sign win lose beat lead fund cover offer provide release publish announce report warn "
+    "order force end stop start halt suspend resume seize arrest kill injure damage hurt help support "
+    "oppose back endorse accuse deny confirm admit claim appoint name elect vote pass veto repeal extend "
+    "drop cut boost lift lower slash shed split move shift switch transfer link power train test run "
+    "outperform overtake solve fail succeed collapse crash recover rebound grow shrink rise fall climb "
+    "exceed halve triple quadruple import export export manufacture recall fine penalise penalize ignore "
+    "threaten promise pledge vow plan aim expect hope seek target handle treat cure detect predict leak "
+    "steal hack breach attack defend protect store collect share track monitor sue settle owe close"
+)
+_CAUSATIVES = _forms("let lets help helps make makes allow allows enable enables")
+
+# Verbs a paragraph often uses in place of the claim's verb without changing what is asserted.
+_CARRIER_VERBS = _forms("reach reached post posted record recorded see saw seen hit hits")
+
+# --- Tokens ----------------------------------------------------------------------------------
+
+_TOKEN = re.compile(
+    r"(?P<word>[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?)"
+    r"|(?P<number>[$€£¥]?\d[\d,]*(?:\.\d+)?%?)"
+    r"|(?P<punct>[.,;:!?()\"]|\s[-\u2013\u2014]\s)"
+)
+
+
+@dataclass(slots=True)
+class Token:
+    text: str
+    low: str
+    stem: str
+    start: int
+    end: int
+    kind: str  # word, number or punct
+    content: bool = False
+    boundary: bool = False  # ends a clause
+    name: bool = False
+    negated: bool = False
+    head: bool = False  # the first word a negation covers: the one it is about
+    nominal: bool = False  # negated by 'no', 'without', 'none': a noun's negation
+    verbal: bool = False  # negated by 'not', 'never', 'failed to': a verb's negation
+    cue: bool = False  # part of a negation cue
+    in_negated_clause: bool = False  # a negation cue stands earlier in its clause
+
+    @property
+    def key(self) -> str:
+        return _key(self.stem)
+
+
+@dataclass
+class Clause:
+    """A text (one sentence of a passage, or one claim) read for the rules."""
+
+    text: str
+    tokens: list[Token]
+    stems: frozenset[str]
+    names: list[tuple[int, int, str]] = field(default_factory=list)  # (first, last token, lowered)
+    modals: list[tuple[int, int]] = field(default_factory=list)  # (marker token, governed token)
+    hedged: bool = False  # any hint of a plan, forecast, possibility or obligation
+    found_names: frozenset[str] | None = None
+    contexts: dict[int, frozenset[str]] = field(default_factory=dict)
+    movements: dict[int, tuple[str, int]] | None = None
+    verbs: list[int] | None = None
+    all_stems: frozenset[str] | None = None
+    numbers: dict[str, list[int]] | None = None
+
+
+def real_names(clause: Clause) -> frozenset[str]:
+    """What ``lex.names`` finds in a text: names, not capitalised sentence openers."""
+    if clause.found_names is None:
+        clause.found_names = frozenset(name.lower() for name in lex.names(clause.text)) if clause.names else frozenset()
+    return clause.found_names
+
+
+def _key(stem: str) -> str:
+    """The stem without a final 'e', so 'hire' meets 'hired' ('hir') and 'close' 'closed'."""
+    return stem[:-1] if stem.endswith("e") and len(stem) > 3 else stem
+
+
+def _tokens(text: str) -> list[Token]:
+    tokens = []
+    stopwords, clause_words, stem = lex.STOPWORDS, _CLAUSE_WORDS, lex.stem
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup
+        raw = match.group()
+        if kind == "word":
+            low = raw.lower()
+            bare = low[:-2] if low.endswith("'s") else low
+            content = len(bare) > 2 and bare not in stopwords
+            tokens.append(Token(raw, low, stem(low), match.start(), match.end(), kind, content, low in clause_words))
+        else:
+            raw = raw.strip()
+            tokens.append(Token(raw, raw, raw, match.start(), match.end(), kind, False, kind == "punct"))
+    return tokens
+
+
+def _mark_names(clause: Clause) -> None:
+    """Capitalised words that are not stopwords or dates, merged into spans ('Delmar Chemicals').
+    A sentence's first word counts too: the rules use names found on both sides, so a common
+    word that opens a sentence is harmless here."""
+    tokens = clause.tokens
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        bare = token.low[:-2] if token.low.endswith("'s") else token.low
+        if (
+            token.kind == "word"
+            and token.text[0].isupper()
+            and bare not in lex.STOPWORDS
+            and bare not in MONTHS
+            and bare not in WEEKDAYS
+            and bare not in _ORDINAL_WORDS
+        ):
+            last = index
+            while (
+                last + 1 < len(tokens)
+                and tokens[last + 1].kind == "word"
+                and tokens[last + 1].text[0].isupper()
+                and tokens[last + 1].low not in lex.STOPWORDS
+                and not tokens[last].low.endswith("'s")
+            ):
+                last += 1
+            span = " ".join((t.low[:-2] if t.low.endswith("'s") else t.low) for t in tokens[index : last + 1])
+            for t in tokens[index : last + 1]:
+                t.name = True
+            clause.names.append((index, last, span))
+            index = last + 1
+        else:
+            index += 1
+
+
+def _mark_negation(tokens: list[Token]) -> None:
+    for index, token in enumerate(tokens):
+        if token.kind != "word":
+            continue
+        cue_end = None
+        verbal = True
+        if token.low in _NEGATOR_FIRST_WORDS:
+            for phrase in _NEGATOR_PHRASES:
+                if tuple(t.low for t in tokens[index : index + len(phrase)]) == phrase:
+                    cue_end = index + len(phrase) - 1
+                    verbal = phrase[0] not in ("rather", "instead", "absence")
+                    break
+        if cue_end is None and (token.low in _NEGATORS or token.low.endswith("n't")):
+            following = tokens[index + 1].low if index + 1 < len(tokens) else ""
+            if following in _NOT_NEGATING_NEXT:
+                continue
+            cue_end = index
+            verbal = token.low in _VERBAL_NEGATORS or token.low.endswith("n't")
+        if cue_end is None:
+            continue
+        for t in tokens[index : cue_end + 1]:
+            t.cue = True
+        reached = 0
+        # A verb's negation covers the verb; 'no'/'without' cover a noun and its modifier.
+        reach = NEGATION_REACH if verbal else NEGATION_REACH + 1
+        for t in tokens[cue_end + 1 : cue_end + 7]:
+            if t.boundary:
+                break
+            if t.content:
+                t.negated = True
+                t.head = reached == 0 and token.low not in ("rather", "instead")
+                t.verbal = verbal
+                t.nominal = not verbal
+                reached += 1
+                if reached == reach:
+                    break
+    for previous, token in itertools.pairwise(tokens):
+        # 'critic-free': without a critic.
+        if token.low == "free" and token.start == previous.end + 1 and previous.content:
+            previous.negated = previous.head = True
+    negated_clause = False
+    for token in tokens:
+        if token.boundary:
+            negated_clause = False
+        token.in_negated_clause = negated_clause or token.negated
+        if token.cue:
+            negated_clause = True
+
+
+def _mark_modals(clause: Clause) -> None:
+    tokens = clause.tokens
+    for index, token in enumerate(tokens):
+        if token.kind != "word":
+            continue
+        following = tokens[index + 1].low if index + 1 < len(tokens) else ""
+        if token.low in _PLAN_WORDS:
+            # 'plans to', 'is expected to', 'set to', 'agreed to': a plan, not a result.
+            marker = following == "to" or (
+                token.low in ("plan", "plans") and index > 0 and tokens[index - 1].low in ("a", "the", "its", "their")
+            )
+        else:
+            marker = (
+                token.low in _MODALS
+                or token.low in ("won't", "wouldn't", "couldn't", "shouldn't")
+                or (token.low == "may" and not token.text[0].isupper())  # 'May' the month
+                or token.low in _FORECAST_WORDS
+                or (token.low in ("next", "coming") and following in _FUTURE_UNITS)
+                or (token.low == "later" and following == "this")
+                or (token.low == "on" and following in ("track", "course"))
+                or (token.low in ("is", "are") and following == "to")
+            )
+        if not marker:
+            continue
+        governed = next(
+            (
+                position
+                for position in range(index + 1, min(len(tokens), index + 6))
+                if tokens[position].content and tokens[position].low not in _PLAN_WORDS
+            ),
+            index,
+        )
+        clause.modals.append((index, governed))
+
+
+@lru_cache(maxsize=4096)
+def clause_of(text: str) -> Clause:
+    tokens = _tokens(text)
+    clause = Clause(text, tokens, frozenset(t.stem for t in tokens if t.content))
+    _mark_names(clause)
+    _mark_negation(tokens)
+    _mark_modals(clause)
+    clause.hedged = bool(clause.modals) or any(t.low in _HEDGES for t in tokens)
+    return clause
+
+
+# --- Backing words ---------------------------------------------------------------------------
+
+
+def _all_stems(claim: Clause) -> frozenset[str]:
+    """Every word's stem, as the rules read words and as ``lex.words`` does (hyphens split)."""
+    if claim.all_stems is None:
+        claim.all_stems = frozenset({t.stem for t in claim.tokens if t.kind == "word"}) | {
+            lex.stem(word) for word in lex.words(claim.text)
+        }
+    return claim.all_stems
+
+
+class Backing:
+    """What the cited claims say, word by word: stems (with the six-letter prefix match) and
+    synonym groups."""
+
+    def __init__(self, claims: Sequence[Clause]):
+        stems: set[str] = set()
+        for claim in claims:
+            stems |= _all_stems(claim)
+        self.index = lex.StemIndex(stems)
+        self.keys = {_key(item) for item in stems}
+        self.groups = frozenset(group for item in stems for group in SYNONYMS.get(item, ()))
+        self.directions = {POLARITY_STEMS[item] for item in stems if item in POLARITY_STEMS}
+        # Stems the claims use only inside names: 'air' of 'Norvik Air' backs no plain 'air'.
+        in_names = {t.stem for claim in claims for t in claim.tokens if t.name}
+        in_words = {t.stem for claim in claims for t in claim.tokens if t.kind == "word" and not t.name}
+        self.name_only = in_names - in_words
+
+    def add(self, stems: set[str]) -> None:
+        if stems:
+            self.index = lex.StemIndex(self.index.stems | stems)
+            self.keys |= {_key(item) for item in stems}
+
+    def __contains__(self, stem: str) -> bool:
+        return self.backs(stem)
+
+    def backs(self, stem: str) -> bool:
+        if stem in self.index or _key(stem) in self.keys or not self.groups.isdisjoint(SYNONYMS.get(stem, ())):
+            return True
+        if POLARITY_STEMS.get(stem) in self.directions:
+            return True  # 'lower' for 'dropped': the same movement
+        # Compounds: 'buy' in 'buyback', 'photo' in 'photograph'.
+        return len(stem) >= 3 and any(
+            (other.startswith(stem) and len(other) >= max(len(stem) + 3, 5))
+            or (len(other) >= 4 and stem.startswith(other) and len(stem) >= len(other) + 3)
+            for other in self.index.stems
+        )
+
+
+def weight(stem: str) -> float:
+    return LIGHT_WEIGHT if stem in LIGHT else 1.0
+
+
+def same_word(a: Token, b: Token) -> bool:
+    return (
+        a.key == b.key
+        or lex.stems_match(a.stem, b.stem)
+        or not SYNONYMS.get(a.stem, frozenset()).isdisjoint(SYNONYMS.get(b.stem, frozenset()))
+    )
+
+
+# --- Quoting ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cited:
+    """A cited claim: how a reason names it, and its text read for the rules."""
+
+    label: str
+    clause: Clause
+
+
+def _span(clause: Clause, first: int, last: int) -> str:
+    tokens = clause.tokens
+    first, last = max(0, first), min(len(tokens) - 1, last)
+    while first < last and tokens[first].kind == "punct":
+        first += 1
+    while last > first and tokens[last].kind == "punct":
+        last -= 1
+    text = clause.text[tokens[first].start : tokens[last].end].strip()
+    return text
+
+
+def _phrase(clause: Clause, index: int, before: int = 1, after: int = 2) -> str:
+    """The words around token ``index``, not crossing a clause boundary."""
+    tokens = clause.tokens
+    first = index
+    while first > 0 and index - first < before and not tokens[first - 1].boundary:
+        first -= 1
+    # Take a negation cue in with the word it negates: 'did not improve'.
+    while first > 0 and (tokens[first - 1].cue or tokens[first - 1].low in ("did", "does", "do", "has", "have")):
+        first -= 1
+        if index - first > 4:
+            break
+    last = index
+    while last + 1 < len(tokens) and last - index < after and not tokens[last + 1].boundary:
+        last += 1
+    return _span(clause, first, last)
+
+
+def _claim_says(cited: Cited, phrase: str) -> str:
+    return f"{cited.label} says '{phrase}'"
+
+
+# --- Context ---------------------------------------------------------------------------------
+
+
+def _context(clause: Clause, index: int, reach: int = 6) -> frozenset[str]:
+    """The content words around token ``index``: what a word there is about."""
+    found = clause.contexts.get(index)
+    if found is None:
+        tokens = clause.tokens
+        found = frozenset(
+            t.stem
+            for t in tokens[max(0, index - reach) : index + reach + 1]
+            if t.content and t.low not in POLARITY and t is not tokens[index]
+        )
+        clause.contexts[index] = found
+    return found
+
+
+def _names_around(clause: Clause, index: int) -> tuple[str | None, str | None]:
+    """The nearest name before and after token ``index`` in the same clause-ish window."""
+    before = after = None
+    for first, last, span in clause.names:
+        if last < index and index - last <= 6:
+            before = span
+        elif first > index and first - index <= 6 and after is None:
+            # 'licensed Ivy Labs' model': an owner (a noun follows), not the one done to.
+            tokens = clause.tokens
+            possessive = tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'"
+            owner = possessive and last + 1 < len(tokens) and tokens[last + 1].content
+            after = None if owner else span
+            if owner:
+                break
+    return before, after
+
+
+# --- Rules -----------------------------------------------------------------------------------
+
+
+def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    reasons: list[str] = []
+    flagged: set[int] = set()
+    # Negation of the same word: 'did not improve' against 'improved'.
+    for index, token in enumerate(sentence.tokens):
+        if not token.head:
+            continue
+        context = _context(sentence, index)
+        best: tuple[int, Cited, int] | None = None
+        agrees = False
+        for cited in claims:
+            for position, other in enumerate(cited.clause.tokens):
+                if other.content and same_word(token, other):
+                    if other.in_negated_clause:
+                        agrees = True  # 'no accuracy gain' and 'did not improve accuracy'
+                        continue
+                    score = len(context & _context(cited.clause, position))
+                    if best is None or score > best[0]:
+                        best = (score, cited, position)
+        # 'no ferries sailed' may say what 'ferry services were cancelled' says: a noun's
+        # negation needs more of the claim's clause in common than a verb's.
+        needed = 2 if token.nominal else 1
+        if best is not None and not agrees and (best[0] >= needed or (len(claims) == 1 and not token.nominal)):
+            _, cited, position = best
+            reasons.append(
+                f"negation: the paragraph says '{_phrase(sentence, index)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position))}"
+            )
+            flagged.add(index)
+    # The claims negate what the passage asserts.
+    for cited in claims:
+        for position, other in enumerate(cited.clause.tokens):
+            # Only a verb's negation: a claim's 'without a learned critic' or 'no exact verifier
+            # exists' is often said the other way round ('critic-free', 'resists exact verifiers').
+            if not (other.head and other.verbal):
+                continue
+            for index, token in enumerate(sentence.tokens):
+                if index in flagged or not token.content or token.in_negated_clause or not same_word(token, other):
+                    continue
+                if not (_context(sentence, index) & _context(cited.clause, position)):
+                    continue
+                if any(t.negated and same_word(t, other) for t in sentence.tokens):
+                    continue
+                reasons.append(
+                    f"negation: the paragraph says '{_phrase(sentence, index)}'; "
+                    f"{_claim_says(cited, _phrase(cited.clause, position))}, which negates it"
+                )
+                flagged.add(index)
+                break
+    # Direction: opposite signs of one concept about the same thing.
+    for index in _movements(sentence):
+        if flagged:
+            break  # one contradiction, one reason: a negation found already says it
+        reason = _direction(sentence, index, claims)
+        if reason:
+            reasons.append(reason)
+            flagged.add(index)
+    reasons += _comparatives(sentence, claims)
+    return reasons
+
+
+_MOTION = _forms("edged ticked went moved crept go goes going gone is are was were be been")
+
+
+def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
+    """The concept and sign of token ``index``: its word's, or for 'up'/'down' after a motion
+    verb or before a figure ('edged up', 'sales were down 3%')."""
+    tokens = clause.tokens
+    low = tokens[index].low
+    if low in POLARITY:
+        return POLARITY[low]
+    if low in ("expensive", "costly", "pricey") and index and tokens[index - 1].low in ("more", "less"):
+        return ("level", 1 if tokens[index - 1].low == "more" else -1)  # 'more expensive': pricier
+    if low in ("up", "down"):
+        previous = tokens[index - 1].low if index else ""
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        if previous in _MOTION or (following is not None and following.kind == "number"):
+            return ("level", 1 if low == "up" else -1)
+    return None
+
+
+# A movement named as a thing: what a second movement word can change ('growth slowed').
+_MOVEMENT_NOUNS = _forms(
+    "growth decline declines increase increases rise rises fall falls loss losses gain gains slowdown drop "
+    "drops expansion contraction deficit surplus downturn upturn"
+)
+
+
+def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
+    """Each direction word of a clause with its concept and sign, negation applied; two of
+    one concept close together in a clause read as one ('growth slowed' goes down, 'slowed
+    their decline' up), kept at the last of them."""
+    if clause.movements is not None:
+        return clause.movements
+    found: dict[int, tuple[str, int]] = {}
+    last: int | None = None
+    noun_start: int | None = None  # where a group begun by a movement noun starts
+    for index, token in enumerate(clause.tokens):
+        if token.boundary:
+            last = noun_start = None
+            continue
+        polarity = _polarity(clause, index) if token.kind == "word" else None
+        if polarity is None or _is_bound(clause, index):
+            continue
+        concept, sign = polarity
+        sign = -sign if token.head else sign
+        # 'decline in home prices slowed' (the noun first, the verb up to six words on), 'slowed
+        # their decline' (the verb first, the noun close after).
+        reach = 0
+        if last is not None:
+            reach = 3 if token.low in _MOVEMENT_NOUNS else 0
+            if noun_start is not None and index - noun_start <= 6:
+                reach = index - last  # 'the deficit grew wider': one movement of the deficit
+        if last is not None and found[last][0] == concept and index - last <= reach:
+            sign *= found.pop(last)[1]
+        elif token.low in _MOVEMENT_NOUNS:
+            noun_start = index
+        else:
+            noun_start = None
+        found[index] = (concept, sign)
+        last = index
+    clause.movements = found
+    return found
+
+
+def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | None:
+    token = sentence.tokens[index]
+    concept, sign = _movements(sentence)[index]
+    context = _context(sentence, index)
+    # About the same thing: two shared words around it, or one in a short passage.
+    needed = 2 if len(context) >= 3 else 1
+    names = _names_around(sentence, index)
+    # The claim's words for the passage's other direction words ('ban' in 'overturned the ban')
+    # are theirs to match, not this word's.
+    others = {sentence.tokens[i].stem for i in _movements(sentence) if i != index}
+    candidates = []
+    for cited in claims:
+        for position, (other_concept, other_sign) in _movements(cited.clause).items():
+            other = cited.clause.tokens[position]
+            if other_concept != concept or (other.stem in others and other.stem != token.stem):
+                continue
+            if other.stem == token.stem and other_sign == sign:
+                return None  # the claim uses the very word the same way
+            if concept == "rank" or (_than_after(sentence, index) and _than_after(cited.clause, position)):
+                # 'B trailed A' says what 'A beat B' says, 'Porto's rents are lower than Lisbon's'
+                # what 'rents in Lisbon are higher than in Porto': reversed roles reverse the sign.
+                other_names = _names_around(cited.clause, position)
+                if None not in names and names == other_names[::-1] and names[0] != names[1]:
+                    other_sign = -other_sign
+            score = len(context & _context(cited.clause, position))
+            candidates.append((score, other_sign, cited, position))
+    if not candidates:
+        return None
+    best = max(score for score, *_ in candidates)
+    if best < needed:
+        return None
+    top = [candidate for candidate in candidates if candidate[0] == best]
+    if any(other_sign == sign for _, other_sign, _, _ in top):
+        return None
+    if (sign == 0 or any(other_sign == 0 for _, other_sign, _, _ in top)) and (
+        token.head or any(cited.clause.tokens[position].head for _, _, cited, position in top)
+    ):
+        return None  # 'did not rise' may say 'was unchanged'
+    _, _, cited, position = top[0]
+    other = cited.clause.tokens[position]
+    if token.low in _WEAK_POLARITY or other.low in _WEAK_POLARITY:
+        return None
+    kind = "negation" if token.head or other.head else "direction"
+    return (
+        f"{kind}: the paragraph says '{_phrase(sentence, index)}'; "
+        f"{_claim_says(cited, _phrase(cited.clause, position))}"
+    )
+
+
+def _than_after(clause: Clause, index: int) -> bool:
+    return any(t.low == "than" for t in clause.tokens[index + 1 : index + 3])
+
+
+_COMPARATIVES = {"more": 1, "less": -1, "fewer": -1}
+
+
+def _comparatives(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """'more harmless requests' against 'fewer harmless requests': the same words, compared
+    the other way (bounds on figures, 'more than 200', are the quantity rule's)."""
+    reasons = []
+    tokens = sentence.tokens
+    for index, token in enumerate(tokens[:-1]):
+        if token.low not in _COMPARATIVES or _is_bound(sentence, index) or tokens[index + 1].kind != "word":
+            continue
+        following = tokens[index + 1]
+        for cited in claims:
+            other_tokens = cited.clause.tokens
+            for position, other in enumerate(other_tokens[:-1]):
+                if (
+                    other.low in _COMPARATIVES
+                    and _COMPARATIVES[other.low] != _COMPARATIVES[token.low]
+                    and other_tokens[position + 1].stem == following.stem
+                    and not _is_bound(cited.clause, position)
+                ):
+                    reasons.append(
+                        f"direction: the paragraph says '{_phrase(sentence, index, before=0)}'; "
+                        f"{_claim_says(cited, _phrase(cited.clause, position, before=0))}"
+                    )
+    return reasons
+
+
+def _is_bound(clause: Clause, index: int) -> bool:
+    """'more than 200', 'below 5%': a bound on a figure (the quantity rule's), not a direction."""
+    tokens = clause.tokens
+    if tokens[index].low not in _ALSO_BOUND:
+        return False
+    following = tokens[index + 1 : index + 3]
+    return any(t.kind == "number" for t in following) or (bool(following) and following[0].low == "than")
+
+
+# Dates ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DateMention:
+    kind: str  # month, weekday, season, quarter, half, relative
+    value: object
+    text: str
+
+
+_QUARTER = re.compile(
+    r"\b(?:(?P<q>Q[1-4])|(?P<h>H[12])|(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?P<unit>quarter|half))\b",
+    re.IGNORECASE,
+)
+_ORDINAL_VALUE = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_MONTH_WORD = re.compile(
+    r"\b(?P<m>January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?"
+)
+_WEEKDAY_WORD = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b")
+_SEASON_WORD = re.compile(r"\b(?:spring|summer|autumn|winter)\b", re.IGNORECASE)
+_RELATIVE_WORD = re.compile(
+    r"\b(?P<rel>last|previous|past|this|current|next|coming)\s+(?P<unit>year|month|week|quarter|season)\b",
+    re.IGNORECASE,
+)
+_DAYS = {"yesterday": -1, "today": 0, "tomorrow": 1}
+_DAY_WORD = re.compile(r"\b(?:yesterday|today|tomorrow)\b", re.IGNORECASE)
+_PART_OF_MONTH = re.compile(
+    r"\b(early|mid|late)[\s-]+(January|February|March|April|May|June|July|August|September|October|November|"
+    r"December)\b",
+    re.IGNORECASE,
+)
+_DECADE = re.compile(r"\b((?:1[5-9]|20)\d0)'?s\b")
+_DATE_CONTEXT = re.compile(r"(?:\b(?:in|on|since|until|by|from|to|of|early|late|mid|through|last|next|this)[\s-]+$)")
+
+
+@lru_cache(maxsize=4096)
+def dates(text: str) -> tuple[DateMention, ...]:
+    found = []
+    for match in _MONTH_WORD.finditer(text):
+        word = match["m"]
+        before = text[max(0, match.start() - 12) : match.start()]
+        after = text[match.end() : match.end() + 6]
+        # 'May' is also a modal verb, 'Mar' a verb: a month when it reads as a date.
+        ambiguous = word in ("May", "Mar") or len(word) == 3
+        if ambiguous and not (_DATE_CONTEXT.search(before.lower()) or re.match(r"\s*\d", after)):
+            continue
+        found.append(DateMention("month", MONTHS[word.lower().rstrip(".")], word))
+    for match in _WEEKDAY_WORD.finditer(text):
+        found.append(DateMention("weekday", match.group().lower(), match.group()))
+    for match in _SEASON_WORD.finditer(text):
+        found.append(DateMention("season", match.group().lower(), match.group()))
+    for match in _QUARTER.finditer(text):
+        if match["q"]:
+            found.append(DateMention("quarter", int(match["q"][1]), match.group()))
+        elif match["h"]:
+            found.append(DateMention("half", int(match["h"][1]), match.group()))
+        else:
+            unit = match["unit"].lower()
+            value = _ORDINAL_VALUE[match["ord"].lower()]
+            if unit == "half" and value > 2:
+                continue
+            found.append(DateMention(unit, value, match.group()))
+    for match in _DAY_WORD.finditer(text):
+        found.append(DateMention("relative:day", _DAYS[match.group().lower()], match.group()))
+    for match in _PART_OF_MONTH.finditer(text):
+        month = MONTHS[match.group(2).lower()]
+        found.append(DateMention(f"part of {match.group(2)}", (month, match.group(1).lower()[:3]), match.group()))
+    for match in _DECADE.finditer(text):
+        found.append(DateMention("decade", match.group(1), match.group()))
+    for match in _RELATIVE_WORD.finditer(text):
+        found.append(DateMention("relative:" + match["unit"].lower(), _RELATIVE[match["rel"].lower()], match.group()))
+    return tuple(found)
+
+
+def date_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
+    mentioned = dates(passage)
+    if not mentioned:
+        return []
+    offered = [(cited, mention) for cited in claims for mention in dates(cited.clause.text)]
+    reasons = []
+    for mention in mentioned:
+        same_kind = [(cited, other) for cited, other in offered if other.kind == mention.kind]
+        if any(other.value == mention.value for _, other in same_kind):
+            continue
+        if mention.kind.startswith("relative:") and (not same_kind or mention.value == 0):
+            continue  # 'this year' may be the year a claim names; only a contrary relative date is reported
+        if mention.kind == "season" and not same_kind:
+            continue
+        if same_kind:
+            shown = ", ".join(dict.fromkeys(f"'{other.text}'" for _, other in same_kind))
+            first = same_kind[0][0]
+            reasons.append(f"date: the paragraph says '{mention.text}'; {first.label} says {shown}")
+        else:
+            reasons.append(f"date: the paragraph says '{mention.text}'; no cited claim gives that {mention.kind}")
+    return list(dict.fromkeys(reasons))
+
+
+# Quantities ----------------------------------------------------------------------------------
+
+
+def _unit(figure: lex.Figure) -> str:
+    text = figure.text.lower()
+    if "point" in text or text.endswith(("pp", "pts")):
+        return "points"  # before percent: 'percentage points' holds 'percent'
+    if "%" in text or "percent" in text or "per cent" in text:
+        return "percent"
+    return ""
+
+
+# Words that give a bound away; 'up', 'to', 'at' alone are too common to say so.
+_BOUND_WORDS = _forms("less fewer under below most nearly almost short more over above least exceeding upwards excess")
+
+
+def _bound(text: str, start: int) -> tuple[int, str] | None:
+    """+1 for a lower bound ('more than 200'), -1 for an upper one ('nearly 200'), and the words."""
+    before = text[max(0, start - 30) : start].lower().split()
+    for sign, phrases in ((1, _LOWER_BOUNDS), (-1, _UPPER_BOUNDS)):
+        for phrase in sorted(phrases, key=len, reverse=True):
+            if tuple(before[-len(phrase) :]) == phrase:
+                return sign, " ".join(phrase)
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _lower_words(text: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"[a-z]+", text.lower()))
+
+
+@lru_cache(maxsize=4096)
+def _figures(text: str) -> tuple[lex.Figure, ...]:
+    return tuple(lex.digit_figures(text))
+
+
+_FRACTIONS = {
+    "half": Decimal(50),
+    "a third": Decimal("33.3"),
+    "one third": Decimal("33.3"),
+    "one-third": Decimal("33.3"),
+    "two thirds": Decimal("66.7"),
+    "two-thirds": Decimal("66.7"),
+    "a quarter": Decimal(25),
+    "one quarter": Decimal(25),
+    "three quarters": Decimal(75),
+    "three-quarters": Decimal(75),
+    "a fifth": Decimal(20),
+    "one fifth": Decimal(20),
+    "a tenth": Decimal(10),
+    "one tenth": Decimal(10),
+}
+_FRACTION = re.compile(r"\b(" + "|".join(sorted(_FRACTIONS, key=len, reverse=True)) + r")\b(?=\s+of\b)", re.IGNORECASE)
+_VAGUE = {"dozens": 1, "hundreds": 2, "thousands": 3, "millions": 6, "billions": 9}
+_VAGUE_WORD = re.compile(r"\b(?:(tens|hundreds)\s+of\s+)?(dozens|hundreds|thousands|millions|billions)\s+of\b", re.I)
+_CURRENCIES = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
+_CURRENCY_WORDS = {"dollars": "dollar", "euros": "euro", "pounds": "pound", "yen": "yen", "yuan": "yuan"}
+_RATE = re.compile(r"^\s*(?:a|an|per|each)\s+(hour|day|week|month|year|quarter|minute|second)\b", re.I)
+_MEASURES = _forms(
+    "kilometres kilometers km miles metres meters feet foot inches centimetres cm millimetres mm kilograms kg "
+    "grams tonnes tons pounds lb litres liters gallons hectares acres degrees celsius fahrenheit hours minutes "
+    "seconds days weeks months years megawatts gigawatts kilowatts mw gw kw tokens parameters"
+)
+
+
+@lru_cache(maxsize=4096)
+def _shares(text: str) -> tuple[tuple[str, Decimal], ...]:
+    """Shares a text states as words or ratios: 'a third of' (33.3), 'one in five' (20)."""
+    found = [(match.group(1), _FRACTIONS[match.group(1).lower()]) for match in _FRACTION.finditer(text)]
+    return tuple(found + [(match.group(), value) for match, value in lex.ratios(text)])
+
+
+@lru_cache(maxsize=8192)
+def _currency(text: str, figure: lex.Figure) -> str | None:
+    if figure.text[:1] in _CURRENCIES:
+        return _CURRENCIES[figure.text[0]]
+    following = text[figure.start + len(figure.text) :].split()[:1]
+    return _CURRENCY_WORDS.get(following[0].lower().strip(".,;")) if following else None
+
+
+@lru_cache(maxsize=8192)
+def _measure(text: str, figure: lex.Figure) -> str | None:
+    after = text[figure.start + len(figure.text) :]
+    rate = _RATE.match(after)
+    if rate:
+        return "a " + rate.group(1).lower()
+    following = after.split()[:1]
+    word = following[0].lower().strip(".,;") if following else ""
+    return word if word in _MEASURES else None
+
+
+def _units_differ(passage: str, figure: lex.Figure, same_value: list[tuple[Cited, lex.Figure]]) -> str | None:
+    """A reason when the claims give this value only in another currency, rate or measure."""
+    for reading, label in ((_currency, "currency"), (_measure, "unit")):
+        mine = reading(passage, figure)
+        if mine is None:
+            continue
+        theirs = [(cited, other, reading(cited.clause.text, other)) for cited, other in same_value]
+        if theirs and all(unit is not None and unit != mine for _, _, unit in theirs):
+            cited, other, unit = theirs[0]
+            return (
+                f"quantity: the paragraph says '{figure}' in {mine}; {cited.label} says '{other}' in {unit} ({label})"
+            )
+    return None
+
+
+def _change_of(text: str, figure: lex.Figure) -> str | None:
+    """'to' for a level reached ('rose to 5%'), 'by' for a change ('rose by 5%'), None
+    otherwise."""
+    before = text[max(0, figure.start - 40) : figure.start].split()[-2:]
+    if not before:
+        return None
+    last = before[-1].lower()
+    if last == "to" and len(before) == 2 and before[0].lower() in POLARITY:
+        return "to"
+    if last == "by" and len(before) == 2 and before[0].lower() in POLARITY:
+        return "by"
+    return None  # 'rose 3.4%' may give a change or, for a rate, a level: not read
+
+
+def _by_or_to(passage: str, figure: lex.Figure, same_value: list[tuple[Cited, lex.Figure]]) -> str | None:
+    """'rose to 5%' is not 'rose 5%': a level reached against a change by that much."""
+    mine = _change_of(passage, figure)
+    if mine is None:
+        return None
+    theirs = [(cited, other, _change_of(cited.clause.text, other)) for cited, other in same_value]
+    if all(change is not None and change != mine for _, _, change in theirs):
+        cited, other, change = theirs[0]
+        return f"quantity: the paragraph says '{mine} {figure}'; {cited.label} says '{change} {other}'"
+    return None
+
+
+def _share_of(text: str, share: str) -> str | None:
+    """The stem of what a share is of: 'a third of the staff' -> 'staff', 'of the teacher's
+    accuracy' -> 'accuracy'."""
+    pattern = re.escape(share) + r"\s+of\s+(?:the\s+|its\s+|their\s+)?([A-Za-z]+)('s)?(?:\s+([A-Za-z]+))?"
+    match = re.search(pattern, text)
+    if not match:
+        return None
+    word = match.group(3) if match.group(2) and match.group(3) else match.group(1)
+    return lex.stem(word.lower())
+
+
+def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'a quarter of the staff' where the claims give a third; 'hundreds' where they say thousands."""
+    reasons = []
+    mine = _shares(passage)
+    if mine:
+        theirs = [(cited, text, value) for cited in claims for text, value in _shares(cited.clause.text)]
+        percents = [
+            (cited, figure) for cited in claims for figure in _figures(cited.clause.text) if _unit(figure) == "percent"
+        ]
+        for text, value in mine:
+            if any(abs(value - other) <= 2 for _, _, other in theirs) or any(
+                abs(value - figure.value) <= 2 for _, figure in percents
+            ):
+                continue
+            # A claim's percentage is the same share only when it is of the same thing.
+            whole = _share_of(passage, text)
+            percents = [(c, f) for c, f in percents if whole and _share_of(c.clause.text, f.text) == whole]
+            if theirs:
+                cited, other, _ = theirs[0]
+                reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{other}'")
+            elif percents:
+                cited, figure = percents[0]
+                reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{figure}'")
+    vague = [
+        (match.group(), _VAGUE[match.group(2).lower()] + (1 if match.group(1) else 0))
+        for match in _VAGUE_WORD.finditer(passage)
+    ]
+    for text, magnitude in vague:
+        others = [
+            (cited, match.group(), _VAGUE[match.group(2).lower()] + (1 if match.group(1) else 0))
+            for cited in claims
+            for match in _VAGUE_WORD.finditer(cited.clause.text)
+        ]
+        if others and all(other != magnitude for _, _, other in others):
+            cited, other, _ = others[0]
+            reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{other}'")
+    return reasons
+
+
+def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
+    reasons = _share_reasons(passage, claims)
+    claim_figures = [(cited, figure) for cited in claims for figure in _figures(cited.clause.text)]
+    bounded = not _BOUND_WORDS.isdisjoint(passage.lower().split())
+    by_value: dict[Decimal, list[tuple[Cited, lex.Figure]]] = {}
+    for cited, other in claim_figures:
+        by_value.setdefault(other.value, []).append((cited, other))
+    for figure in _figures(passage):
+        same_value = by_value.get(figure.value, [])
+        if not same_value:
+            continue  # the figure rule reports it
+        differ = _units_differ(passage, figure, same_value) or _by_or_to(passage, figure, same_value)
+        if differ:
+            reasons.append(differ)
+            continue
+        if not bounded and not _unit(figure):
+            continue
+        unit = _unit(figure)
+        if unit and all(_unit(other) and _unit(other) != unit for _, other in same_value):
+            cited, other = same_value[0]
+            reasons.append(
+                f"quantity: the paragraph says '{figure}' ({unit}); {cited.label} says '{other}' ({_unit(other)}): "
+                "a percentage point is not a percent"
+            )
+            continue
+        bound = _bound(passage, figure.start) if bounded else None
+        if bound is None:
+            continue
+        for cited, other in same_value:
+            other_bound = _bound(cited.clause.text, other.start)
+            if other_bound and other_bound[0] != bound[0]:
+                reasons.append(
+                    f"quantity: the paragraph says '{bound[1]} {figure}'; {cited.label} says '{other_bound[1]} {other}'"
+                )
+                break
+    # Multipliers: 'doubled' against 'tripled'.
+    passage_words = _lower_words(passage)
+    claim_multipliers = [
+        (cited, word, _MULTIPLIERS[word])
+        for cited in claims
+        for word in _lower_words(cited.clause.text)
+        if word in _MULTIPLIERS
+    ]
+    claim_values = {figure.value for _, figure in claim_figures}
+    for word in passage_words:
+        if word not in _MULTIPLIERS:
+            continue
+        value = _MULTIPLIERS[word]
+        if any(other == value for _, _, other in claim_multipliers) or value in claim_values:
+            continue
+        if claim_multipliers:
+            cited, other_word, _ = claim_multipliers[0]
+            reasons.append(f"quantity: the paragraph says '{word}'; {cited.label} says '{other_word}'")
+    # Ordinals: 'the fifth month' against 'the sixth month'.
+    if _ORDINAL_WORDS.keys().isdisjoint(passage_words):
+        return list(dict.fromkeys(reasons))
+    for match in re.finditer(r"\b(" + "|".join(_ORDINAL_WORDS) + r")\b", passage, re.IGNORECASE):
+        word = match.group().lower()
+        value = _ORDINAL_WORDS[word]
+        if value <= 2 or re.match(r"[\s-]+(quarter|half)\b", passage[match.end() :], re.IGNORECASE):
+            continue
+        offered = [
+            (cited, other.group().lower())
+            for cited in claims
+            for other in re.finditer(r"\b(" + "|".join(_ORDINAL_WORDS) + r")\b", cited.clause.text, re.IGNORECASE)
+            if _ORDINAL_WORDS[other.group().lower()] > 2
+        ]
+        if any(_ORDINAL_WORDS[other] == value for _, other in offered) or Decimal(value) in claim_values:
+            continue
+        if offered:
+            cited, other = offered[0]
+            reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{other}'")
+    return list(dict.fromkeys(reasons))
+
+
+# Entities ------------------------------------------------------------------------------------
+
+
+def _mentions(clause: Clause, name: str) -> bool:
+    return any(span == name or name in span or span in name for _, _, span in clause.names)
+
+
+def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """Who did what to whom: names of the claims in swapped roles around the same word, and
+    a figure given to another of the claims' names."""
+    reasons: list[str] = []
+    if not sentence.names:
+        return reasons
+    real = real_names(sentence).union(*(real_names(cited.clause) for cited in claims))
+
+    known: dict[str | None, bool] = {None: False}
+
+    def is_real(span: str | None) -> bool:
+        if span not in known:
+            known[span] = any(part in real for part in span.split())  # type: ignore[union-attr]
+        return known[span]
+
+    mentioned = " ".join(span for cited in claims for _, _, span in cited.clause.names)
+    for index in _verbs(sentence):
+        token = sentence.tokens[index]
+        before, after = _names_around(sentence, index)
+        if not (is_real(before) or is_real(after)) or before == after:
+            continue
+        roles = (after, before) if _passive_at(sentence, index) else (before, after)  # (doer, done-to)
+        for cited in claims:
+            for position, other in enumerate(cited.clause.tokens):
+                if not other.content or other.name or not same_word(token, other):
+                    continue
+                if _possessive_at(cited.clause, position):
+                    continue
+                other_before, other_after = _names_around(cited.clause, position)
+                if other_before is None and other_after is None:
+                    continue
+                passive = _passive_at(cited.clause, position)
+                other_roles = (other_after, other_before) if passive else (other_before, other_after)
+                swapped = None not in roles and roles[0] != roles[1] and other_roles == roles[::-1]
+                # The same doer, another done-to (or the reverse), the passage's name being one
+                # the claims use elsewhere: 'hired Tomas Berg' where a claim 'hired Carla Mendes'.
+                replaced = next(
+                    (
+                        (mine, theirs)
+                        for role in (0, 1)
+                        if roles[1 - role] is not None
+                        and roles[1 - role] == other_roles[1 - role]
+                        and (mine := roles[role]) is not None
+                        and (theirs := other_roles[role]) is not None
+                        and is_real(mine)
+                        and is_real(theirs)
+                        and mine != theirs
+                        and mine not in theirs
+                        and theirs not in mine
+                        and mine in mentioned
+                        and not _mentions(sentence, theirs)
+                    ),
+                    None,
+                )
+                if swapped or replaced:
+                    start = min(i for i in (_name_start(sentence, before), index) if i is not None)
+                    other_start = min(i for i in (_name_start(cited.clause, other_before), position) if i is not None)
+                    mine = _span(sentence, start, _name_end(sentence, after, index))
+                    theirs = _span(cited.clause, other_start, _name_end(cited.clause, other_after, position))
+                    reasons.append(f"entity swap: the paragraph says '{mine}'; {_claim_says(cited, theirs)}")
+                    return reasons
+    # Whose figure: the nearest name before a figure, in the passage and in the claim giving it.
+    for index, token in enumerate(sentence.tokens):
+        if token.kind != "number":
+            continue
+        owner = next(
+            (span for first, last, span in reversed(sentence.names) if last < index and index - last <= 8), None
+        )
+        if not is_real(owner):
+            continue
+        value = _number_value(token)
+        givers = [(cited, position) for cited in claims for position in _numbers(cited.clause).get(value, ())]
+        if not givers:
+            continue
+        if any(_name_in_clause(cited.clause, position, owner) for cited, position in givers):
+            continue
+        if not any(_mentions(cited.clause, owner) for cited in claims):
+            continue
+        cited, position = givers[0]
+        other_owner = next(
+            (span for first, last, span in reversed(cited.clause.names) if last < position and position - last <= 8),
+            None,
+        )
+        if not is_real(other_owner) or other_owner == owner or owner in other_owner or other_owner in owner:
+            continue
+        reasons.append(
+            f"entity swap: the paragraph gives '{token.text}' to {owner.title()}; "
+            f"{_claim_says(cited, _phrase(cited.clause, position, before=5, after=1))}"
+        )
+    return list(dict.fromkeys(reasons))
+
+
+def _verbs(clause: Clause) -> list[int]:
+    """Where the clause's verbs stand that may carry roles: content words, not names, not a
+    noun between a possessive and its name."""
+    if clause.verbs is None:
+        clause.verbs = [
+            index
+            for index, token in enumerate(clause.tokens)
+            if token.content and not token.name and not _possessive_at(clause, index) and _verb_like(clause, index)
+        ]
+    return clause.verbs
+
+
+def _numbers(clause: Clause) -> dict[str, list[int]]:
+    if clause.numbers is None:
+        clause.numbers = {}
+        for index, token in enumerate(clause.tokens):
+            if token.kind == "number":
+                clause.numbers.setdefault(_number_value(token), []).append(index)
+    return clause.numbers
+
+
+def _number_value(token: Token) -> str:
+    return token.low.strip("$€£¥%").replace(",", "")
+
+
+def _name_in_clause(clause: Clause, position: int, name: str) -> bool:
+    """Whether ``name`` is in the clause of token ``position``, or anywhere before it."""
+    tokens = clause.tokens
+    end = next((i for i in range(position + 1, len(tokens)) if tokens[i].boundary), len(tokens))
+    return any((span == name or name in span or span in name) and last < end for _, last, span in clause.names)
+
+
+def _name_start(clause: Clause, name: str | None) -> int | None:
+    return next((first for first, _, span in clause.names if span == name), None)
+
+
+def _name_end(clause: Clause, name: str | None, index: int) -> int:
+    return next((last for first, last, span in clause.names if span == name and first > index), index + 2)
+
+
+def _passive_at(clause: Clause, index: int) -> bool:
+    """'was acquired by', 'a round led by': the name after the verb is its doer."""
+    tokens = clause.tokens
+    if any(t.low == "by" for t in tokens[index + 1 : index + 3]):
+        return True
+    if not any(t.low in ("was", "were", "is", "are", "been", "be", "being") for t in tokens[max(0, index - 2) : index]):
+        return False
+    for t in tokens[index + 1 :]:
+        if t.kind == "punct":
+            return False
+        if t.low == "by":
+            return True
+    return False
+
+
+def _possessive_at(clause: Clause, index: int) -> bool:
+    """'Jupiter's moon Europa', 'Europa, a moon of Jupiter': names around a noun, not a doer
+    and a done-to."""
+    tokens = clause.tokens
+    return (index > 0 and tokens[index - 1].low.endswith("'s")) or (
+        index + 1 < len(tokens) and tokens[index + 1].low == "of"
+    )
+
+
+# Modality ------------------------------------------------------------------------------------
+
+
+def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """A forecast where the claims report a result, or a result where they report a plan.
+
+    The passage is read narrowly ('will', 'plans to', 'could'), the claims broadly ('must',
+    'recommends', 'a plan', 'can'): a reason needs the claim to have no hint of it at all.
+    """
+    reasons = []
+    for marker, governed in sentence.modals:
+        if _purpose_at(sentence, marker):
+            continue
+        # The forecast's own verb, reported by a claim as done: 'will lower the cost' against
+        # 'lowered the cost'. A verb no claim has is the new-predicate rule's.
+        # The governed verb, and the first telling word after it ('will lower the cost of labelling').
+        said = [governed] if sentence.tokens[governed].content else []
+        said += [i for i in _clause_words(sentence, marker)[:1] if i not in said]
+        reported = [
+            (cited, position)
+            for cited in claims
+            for i in said
+            for position, t in enumerate(cited.clause.tokens)
+            if t.content and same_word(sentence.tokens[i], t)
+        ]
+        if not reported or any(cited.clause.hedged for cited, _ in reported):
+            continue
+        if any(
+            t.low in _HEDGES and i != marker and any(t.stem in c.clause.stems for c in claims if c.clause.hedged)
+            for i, t in enumerate(sentence.tokens)
+        ):
+            continue  # 'proposed a budget that would add': the claims' own plan, spelled out
+        cited, position = reported[0]
+        # Quote the claim from its verb: 'lowered the cost of labelling'.
+        verb = next((i for i in range(position, max(-1, position - 5), -1) if _verb_like(cited.clause, i)), None)
+        if verb is not None:
+            position = verb
+        reasons.append(
+            f"modality: the paragraph says '{_span(sentence, marker, governed)}' (a forecast, plan or possibility); "
+            f"{cited.label} reports it as a result: '{_phrase(cited.clause, position, before=0, after=4)}'"
+        )
+        return reasons
+    if sentence.hedged:
+        return reasons
+    for cited in claims:
+        for marker, governed in cited.clause.modals:
+            verb = cited.clause.tokens[governed]
+            if not verb.content or _purpose_at(cited.clause, marker) or not _verb_like(cited.clause, governed):
+                continue
+            for index, token in enumerate(sentence.tokens):
+                if not (token.content and same_word(token, verb)):
+                    continue
+                following = cited.clause.tokens[marker + 1].low if marker + 1 < len(cited.clause.tokens) else ""
+                # 'could not complete' reports a past inability, not a possibility.
+                possibility = cited.clause.tokens[marker].low in _POSSIBILITY and following != "not"
+                if not possibility and not _past_at(sentence, index):
+                    continue  # 'opens in March', 'is cutting': the present may report a plan
+                reasons.append(
+                    f"modality: the paragraph says '{_phrase(sentence, index)}' as a fact; "
+                    f"{cited.label} says '{_span(cited.clause, marker, governed + 1)}' (a forecast, plan or "
+                    "possibility)"
+                )
+                return reasons
+    return reasons
+
+
+# A claim's 'may help' is not the passage's 'helps', whatever its tense.
+_POSSIBILITY = _forms("may might could possibly potentially")
+
+
+def _past_at(clause: Clause, index: int) -> bool:
+    """A verb reported as done: a past form, or after 'has', 'have', 'had', 'was', 'were'."""
+    tokens = clause.tokens
+    low = tokens[index].low
+    previous = {t.low for t in tokens[max(0, index - 2) : index]}
+    if previous & {"has", "have", "had", "was", "were"}:
+        return True
+    return low.endswith("ed") or low in _VERB_FORMS
+
+
+def _purpose_at(clause: Clause, marker: int) -> bool:
+    """'so their engines could be inspected', 'if it would', 'when it could call a calculator':
+    a purpose, condition or ability, not a forecast."""
+    before = {t.low for t in clause.tokens[max(0, marker - 3) : marker]}
+    return bool(before & {"so", "if", "unless", "whether", "when", "whenever", "once"})
+
+
+def _clause_words(clause: Clause, marker: int) -> list[int]:
+    """Content words a modal governs: from the marker to the end of its clause."""
+    found = []
+    for index in range(marker + 1, len(clause.tokens)):
+        token = clause.tokens[index]
+        if token.boundary:
+            break
+        if token.content and not token.name and token.stem not in LIGHT and token.low not in _PLAN_WORDS:
+            found.append(index)
+    return found
+
+
+# New predicates ------------------------------------------------------------------------------
+
+NUMBER_WORDS = _forms(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred "
+    "thousand million billion dozen dozens hundreds thousands millions billions"
+)
+_DETERMINERS = _forms("the a an its their his her this that these those our your own")
+_AUXILIARIES = _MODALS | _forms("to did does do not never has have had may must can cannot") | {"n't"}
+_ADVERBS = _forms("far well still just soon already again almost nearly roughly around about")
+
+
+def _verb_like(clause: Clause, index: int) -> bool:
+    """A verb by its place or its form: after a modal, 'to' or 'not', or after a causative's
+    object ('lets farmers sell'); a past form not after a determiner; a known verb, plain or
+    with -s, -es, -ed; a word right after a name ('Acme sues')."""
+    tokens = clause.tokens
+    token = tokens[index]
+    previous = tokens[index - 1].low if index > 0 else ""
+    if previous in _DETERMINERS:
+        return False
+    if previous in _AUXILIARIES or previous.endswith("n't"):
+        return True
+    if index > 1 and tokens[index - 2].low in _CAUSATIVES:
+        return True
+    low = token.low
+    if low in POLARITY or low in _VERB_FORMS or low in _BASE_VERBS:
+        return True
+    for suffix in ("s", "es", "ed", "d", "ing"):
+        if low.endswith(suffix) and low[: -len(suffix)] in _BASE_VERBS:
+            return True
+    if low.endswith("ied") and low[:-3] + "y" in _BASE_VERBS:
+        return True
+    if low.endswith("s") and not low.endswith("ss") and index > 0 and tokens[index - 1].name:
+        return True
+    return low.endswith("ed") and len(low) > 4
+
+
+def _object_like(token: Token) -> bool:
+    return token.stem not in LIGHT and token.low not in _ADVERBS and not token.low.endswith("ly")
+
+
+# A verb's clause (from the verb to the clause's end) with this share of its weighted words, or
+# more, backed is a paraphrase of the claim's verb ('has eaten away 30 metres of the cliff').
+NEW_PREDICATE_BACKED = 0.5
+
+
+def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
+    total = backed = 0.0
+    for token in clause.tokens[verb + 1 :]:
+        if token.boundary:
+            break
+        if token.kind == "number" or token.low in NUMBER_WORDS:
+            total += 1
+            backed += 1  # the figure rule holds figures to the claims
+        elif token.content and token.low not in _ADVERBS:
+            total += weight(token.stem)
+            backed += weight(token.stem) if backing.backs(token.stem) else 0
+    return backed / total if total else 0.0
+
+
+def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
+    """What a sentence asserts that no claim has: a verb in no cited claim whose clause (the
+    words it governs, to the clause's end) is mostly in none either ('will replace every
+    verifier'). A new verb with backed words after it is a paraphrase of the claim's verb
+    ('handed over 214,000 vehicles'); a verb alone says too little to report."""
+    tokens = sentence.tokens
+    # 'To keep this distinct from last week's story: ...' frames the sentence; what it asserts
+    # comes after the frame.
+    start = 0
+    if tokens and tokens[0].low == "to":
+        start = next((i for i, t in enumerate(tokens) if t.kind == "punct"), 0)
+    reasons = []
+    index = start
+    while index < len(tokens):
+        token = tokens[index]
+        if (
+            not token.content
+            or token.name
+            or token.low in _CARRIER_VERBS
+            or backing.backs(token.stem)
+            or not _verb_like(sentence, index)
+        ):
+            index += 1
+            continue
+        end = index + 1
+        while end < len(tokens) and not tokens[end].boundary:
+            end += 1
+        new = [
+            i
+            for i in range(index + 1, end)
+            if tokens[i].content
+            and not tokens[i].name
+            and tokens[i].low not in NUMBER_WORDS  # counts are the figure rule's
+            and not backing.backs(tokens[i].stem)
+        ]
+        governed = [i for i in new if _object_like(tokens[i]) and not _verb_like(sentence, i)]
+        # The verb's first word after it, new too ('replace every verifier'), unless that word is
+        # only in the claims as part of a name ('air' in 'Norvik Air').
+        first_word = next(
+            (i for i in range(index + 1, end) if tokens[i].content and tokens[i].low not in NUMBER_WORDS), None
+        )
+        opens_new = first_word is not None and (first_word in new or tokens[first_word].stem in backing.name_only)
+        if governed and opens_new and _clause_backed(sentence, index, backing) < NEW_PREDICATE_BACKED:
+            first = index
+            while first > 0 and tokens[first - 1].low in _AUXILIARIES:
+                first -= 1
+            words = ", ".join(tokens[i].low for i in [index, *new])
+            reasons.append(
+                f"new predicate: the paragraph says '{_span(sentence, first, end - 1)}'; no cited claim says "
+                f"anything like it (not in them: {words})"
+            )
+        index = end
+    return reasons
+
+
+# --- All rules -------------------------------------------------------------------------------
+
+
+def check(sentences: Sequence[str], claims: Sequence[Cited], backing: Backing | None = None) -> list[str]:
+    """Every fact-checker reason for a passage. Dates and quantities are read over the whole
+    passage (a figure's words do not cross sentences); the other rules sentence by sentence."""
+    backing = backing or Backing([cited.clause for cited in claims])
+    passage = " ".join(sentences)
+    reasons = date_rule(passage, claims) + quantity_rule(passage, claims)
+    for text in sentences:
+        sentence = clause_of(text)
+        reasons += negation_and_direction(sentence, claims)
+        reasons += entity_rule(sentence, claims)
+        reasons += modality_rule(sentence, claims)
+        reasons += new_predicate_rule(sentence, backing)
+    return list(dict.fromkeys(reasons))
