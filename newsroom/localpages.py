@@ -46,6 +46,9 @@ def announce(tags: list[str]) -> None:
     """Tell every serving process which pages changed (``EVERYTHING`` for all of them)."""
     if not _shared_redis():
         return
+    local = local_pages()
+    if local is not None:
+        local.drop(tags)  # this process at once; the others when the message reaches them
     redis.Redis.from_url(settings.REDIS_URL, socket_timeout=settings.CACHE_TIMEOUT_SECONDS).publish(
         channel(), json.dumps(tags)
     )
@@ -130,9 +133,12 @@ class LocalPages:
                 # Confirmed: from now on no change goes unheard.
                 self._forget(ready=True)
                 return
-            if message["type"] != "message":
-                return
-            tags = set(json.loads(message["data"]))
+        if message["type"] == "message":
+            self.drop(json.loads(message["data"]))
+
+    def drop(self, tags: list[str]) -> None:
+        """Drop the pages of these tags (of every tag for ``EVERYTHING``)."""
+        with self._lock:
             self._epoch += 1
             if EVERYTHING in tags:
                 self._pages.clear()
@@ -148,7 +154,9 @@ _local_lock = threading.Lock()
 def local_pages() -> LocalPages | None:
     """This process's copies, when the page cache is Redis and they are enabled."""
     global _local
-    if _local is None and settings.PAGE_CACHE_LOCAL_ENTRIES and _shared_redis():
+    if not (settings.PAGE_CACHE_LOCAL_ENTRIES and _shared_redis()):
+        return None
+    if _local is None:
         with _local_lock:
             if _local is None:
                 _local = LocalPages(settings.REDIS_URL, channel(), settings.PAGE_CACHE_LOCAL_ENTRIES)
