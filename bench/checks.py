@@ -213,7 +213,7 @@ def seed_story() -> Any:
     seed = json.loads((BASE_DIR / "stories/fixtures/seeds/agent-training-stack.json").read_text())
     earlier = copy.deepcopy(seed)
     earlier.update(id="900001", slug="agent-training-stack-earlier", published_at="2026-10-15T00:39:10Z")
-    for key in ("url", "links", "reuse", "run_these_manifests"):
+    for key in ("url", "links", "reuse", "run_these_manifests", "sponsor", "disclosure"):
         earlier.pop(key, None)
         seed.pop(key, None)
     import_document(earlier)

@@ -34,8 +34,10 @@ def generated_story(number: int) -> dict:
         manifest["manifest_id"] = renamed[manifest["manifest_id"]]
     cited = [renamed[m] for m in SEED["cited_manifest_ids"]]
     document["cited_manifest_ids"] = cited
-    # The guide's commands follow from the ids; leave the block out and let the store's apply.
-    del document["run_these_manifests"]
+    # The guide's commands follow from the ids, and every site-wide block must equal a version
+    # the site knows (the bench's fresh site knows none): leave them out.
+    for key in ("run_these_manifests", "sponsor", "disclosure", "reuse"):
+        document.pop(key, None)
     return document
 
 
