@@ -215,7 +215,10 @@ def _publish(
                 # Unreachable while the row lock is held; kept so a change of locking cannot publish twice.
                 raise PublishRefused(f"Story {current.desk_id} changed while it was being published; try again")
             published = Story.objects.get(pk=current.pk)
-            version_freeze(story=published, actor=actor, gate=gate)
+            try:
+                version_freeze(story=published, actor=actor, gate=gate)
+            except WorkflowError as refusal:
+                raise PublishRefused(refusal.message) from None
     except IntegrityError:
         raise PublishRefused(
             f"Story {current.desk_id} cannot be published: another story already uses the address "

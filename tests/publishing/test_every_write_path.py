@@ -398,3 +398,25 @@ def test_every_model_in_admin_either_refuses_a_change_or_records_it(admin_client
         walked.append((model, "recorded"))
     assert {model for model, _ in walked} == set(STORY_CONTENT_MODELS)
     assert dict(walked)[Correction] == "refused: read-only"
+
+
+def test_rows_changed_without_a_recorded_change_are_never_frozen(admin_user, client, demo):
+    """The gate decides on the content hash; a row written behind the services' back (a shell, a
+    migration) must not ride along under a hash that passed."""
+    story = training(demo)
+    document = export(story)
+    document["dek"] = marked(document["dek"])
+    story_import_desk(document=document)  # a recorded edit, then its checks would pass...
+    run = VerificationRun.objects.create(
+        story=story,
+        content_hash=Story.objects.get(pk=story.pk).content_hash,
+        status=VerificationRun.Status.PASSED,
+        started_by="test",
+    )
+    Paragraph.objects.filter(story=story).update(markdown=f"Written behind the services' back. {MARK}")
+
+    with pytest.raises(PublishRefused, match="changed since its content was last recorded"):
+        story_publish(story=story, actor="chief", user=admin_user)
+
+    assert run.content_hash != PublishedVersion.objects.get(pk=story.pk).content_hash
+    assert readers_see(client) == []
