@@ -8,7 +8,7 @@ from .health import heartbeat_record
 
 
 @shared_task(
-    name="newsroom.ops.tasks.worker_heartbeat", ignore_result=True, acks_late=False, soft_time_limit=10, time_limit=15
+    name="newsroom.ops.tasks.worker_heartbeat", ignore_result=True, acks_late=False, soft_time_limit=4, time_limit=5
 )
 def worker_heartbeat(queue: str) -> None:
     # acks_late is off: a heartbeat lost with its worker is replaced by the next one anyway.
