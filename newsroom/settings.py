@@ -323,7 +323,7 @@ REST_FRAMEWORK = {
     # JSON only: the docs pages (Swagger UI, Redoc) are the human view of the API.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.AnonRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": API_ANON_RATE},
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
