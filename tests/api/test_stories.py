@@ -250,3 +250,55 @@ def test_every_list_carries_an_etag_that_answers_304(client, demo, path):
 
     assert first.status_code == 200
     assert client.get(path, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+# --- Stored list pages --------------------------------------------------------------------------
+
+
+def test_a_list_page_asked_again_is_answered_from_the_cache_with_one_query(client, demo, django_assert_num_queries):
+    first = client.get(STORIES, {"page_size": 1})
+
+    with django_assert_num_queries(1):  # when the stories last changed: the stored page's key
+        again = client.get(STORIES, {"page_size": 1})
+
+    assert again.content == first.content
+    assert again["ETag"] == first["ETag"]
+
+
+def test_a_search_is_never_stored(client, demo, django_assert_num_queries):
+    client.get(STORIES, {"q": "agent"})
+
+    with django_assert_num_queries(2):
+        client.get(STORIES, {"q": "agent"})
+
+
+def test_a_renamed_beat_shows_in_the_next_list_at_once(client, demo, django_capture_on_commit_callbacks):
+    assert {story["beat"] for story in results(client, STORIES)} == {"research"}
+    beat = demo["agent-training-stack"].beat
+
+    with django_capture_on_commit_callbacks(execute=True):
+        beat.slug = "frontier-research"
+        beat.save()
+
+    assert {story["beat"] for story in results(client, STORIES)} == {"frontier-research"}
+
+
+def test_a_story_published_later_shows_in_the_next_list_at_once(client, demo):
+    assert len(results(client, STORIES)) == 2
+
+    many_stories(demo["agent-training-stack"], 1)
+
+    assert len(results(client, STORIES)) == 3
+
+
+def test_a_scheduled_story_shows_once_its_time_comes(client, demo):
+    scheduled = add_story(
+        status=Story.Status.PUBLISHED,
+        headline="Scheduled",
+        published_at=timezone.now() + dt.timedelta(hours=1),
+        like=demo["agent-training-stack"],
+    )
+    assert str(scheduled.desk_id) not in ids(client)
+
+    with time_machine.travel(timezone.now() + dt.timedelta(hours=2)):
+        assert str(scheduled.desk_id) in ids(client)
