@@ -9,8 +9,9 @@ checked and published through the gate), publishes generated copies of a seed un
 are live (unchecked, recorded as such), and starts one gunicorn on 127.0.0.1 with the real
 settings and middleware, DEBUG off, through ``bench/pages.py``'s server and client helpers.
 A second server runs without a cache, to show what a list page costs when it is built (after
-a change, or for a search). The hello view is an APIView as the API's are: anonymous, throttled (the rate set high enough
-never to refuse, so the throttle's bookkeeping is counted on both sides), rendered as JSON.
+a change, or for a search). The hello view is an APIView as the API's are: anonymous,
+throttled (the rate set high enough never to refuse, so the throttle's bookkeeping is counted
+on both sides), rendered as JSON.
 
 Targets: story list (page of 50) >= 30% of hello; story detail >= 60%.
 """
