@@ -171,7 +171,7 @@ class StoryList(ReadView, generics.ListAPIView):
     cursor_ordering = ("-published_at", "-desk_id")
 
     def get_queryset(self) -> Any:
-        return PublishedVersion.objects.live().listed()
+        return PublishedVersion.objects.live().values(*serializers.StorySummarySerializer.source_fields)
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
         # Read before the page: a change committed in between leaves Last-Modified too old,
