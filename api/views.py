@@ -62,7 +62,8 @@ def errors(*codes: int) -> dict[int, Any]:
         412: "An If-Match or If-Unmodified-Since precondition failed.",
         429: "Too many requests from this client: see Retry-After.",
     }
-    return {code: OpenApiResponse(ErrorSerializer, description=descriptions[code]) for code in (*codes, 406, 429)}
+    # Any GET may meet these: a client that accepts no JSON, a failed If-Match, the throttle.
+    return {code: OpenApiResponse(ErrorSerializer, description=descriptions[code]) for code in (*codes, 406, 412, 429)}
 
 
 def read(summary: str, serializer: type, *codes: int, many: bool, last_modified: bool = False) -> Any:
@@ -202,7 +203,7 @@ class StoryList(ReadView, generics.ListAPIView):
     responses={
         200: OpenApiResponse(OpenApiTypes.OBJECT, description="The desk/1 document (see desk-1.schema.json)."),
         304: NOT_MODIFIED,
-        **errors(404, 410, 412),
+        **errors(404, 410),
     },
 )
 class StoryDetail(ReadView, APIView):

@@ -51,11 +51,16 @@ def test_a_client_that_accepts_no_json_gets_406(client, demo):
     assert body(response)["error"] == "not_acceptable"
 
 
-def test_a_failed_if_match_is_a_412_in_the_error_shape(client, demo):
-    response = client.get(f"/api/v1/stories/{TRAINING_ID}/", HTTP_IF_MATCH='"not-this-one"')
+@pytest.mark.parametrize("path", ["/api/v1/stories/", f"/api/v1/stories/{TRAINING_ID}/", "/api/v1/editions/"])
+def test_a_failed_if_match_is_a_412_in_the_error_shape(client, demo, path):
+    response = client.get(path, HTTP_IF_MATCH='"not-this-one"')
 
     assert response.status_code == 412
-    assert body(response)["error"] == "precondition_failed"
+    assert body(response) == {
+        "error": "precondition_failed",
+        "message": "The resource no longer matches If-Match or If-Unmodified-Since.",
+        "problems": [],
+    }
 
 
 def test_anonymous_clients_are_throttled_by_address(client, demo, settings):

@@ -141,7 +141,7 @@ def test_the_schema_is_openapi_3_and_documents_every_endpoint(client, db):
     for path, operations in schema["paths"].items():
         assert set(operations) == {"get"}, path
         responses = operations["get"]["responses"]
-        assert {"200", "304", "406", "429"} <= set(responses), path
+        assert {"200", "304", "406", "412", "429"} <= set(responses), path
         assert {"400", "404"} & set(responses), path
         for code, response_schema in responses.items():
             if code.startswith("4"):
