@@ -47,6 +47,8 @@ class Cursor(CursorPagination):
         except NotFound:
             raise self._bad_cursor() from None
         except (DjangoValidationError, ValueError, OverflowError, DataError):
+            if self.cursor_query_param not in request.query_params:
+                raise  # not the cursor's doing
             # A cursor whose position is not a value of the ordering field (a hand-made one).
             raise self._bad_cursor() from None
 

@@ -308,3 +308,15 @@ def test_a_scheduled_story_shows_once_its_time_comes(client, demo):
 
     with time_machine.travel(timezone.now() + dt.timedelta(hours=2)):
         assert str(scheduled.desk_id) in ids(client)
+
+
+@pytest.mark.parametrize("path", [STORIES, f"/api/v1/stories/{TRAINING_ID}/"])
+def test_head_gets_the_validators_without_the_body(client, demo, path):
+    get = client.get(path)
+
+    head = client.head(path)
+
+    assert head.status_code == 200
+    assert head.content == b""
+    assert head["ETag"] == get["ETag"]
+    assert head["Last-Modified"] == get["Last-Modified"]
