@@ -264,13 +264,13 @@ def _prepare_database(env: dict[str, str]) -> None:
 class Server:
     """A gunicorn serving the site on 127.0.0.1, stopped on exit."""
 
-    def __init__(self, env: dict[str, str], *, cache: str, workers: int):
+    def __init__(self, env: dict[str, str], *, cache: str, workers: int, app: str = "bench.pages:wsgi_app()"):
         self.port = _free_port()
         gunicorn = Path(sys.executable).with_name("gunicorn")
         self.process = subprocess.Popen(
             [
                 str(gunicorn),
-                "bench.pages:wsgi_app()",
+                app,
                 f"--bind=127.0.0.1:{self.port}",
                 f"--workers={workers}",
                 "--worker-class=sync",

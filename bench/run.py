@@ -1,7 +1,7 @@
 """``make bench``: every benchmark, each in its own process, printing its numbers.
 
     python bench/run.py                 # all of them, on SQLite and (when reachable) PostgreSQL
-    python bench/run.py import checks   # a selection: import, checks, pages, supported
+    python bench/run.py import checks   # a selection: pages, api, import, checks, supported
 
 Numbers, not assertions: read them beside the targets each line states. The machine's other
 load shows in them, so run this on a quiet machine.
@@ -43,6 +43,13 @@ SUITES: dict[str, list[tuple[str, list[str]]]] = {
         if "postgres" in DATABASES and redis_available()
         else []
     ),
+    "api": [
+        (
+            f"read API vs a DRF hello view, {db} (story list of 50 >= 30% of hello, story detail >= 60%)",
+            ["api.py", "--database", db],
+        )
+        for db in DATABASES
+    ],
     "import": [
         (
             f"desk/1 import, {db} (1,000 then 10,000 stories; the second must not be slower per story)",

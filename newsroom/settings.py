@@ -6,6 +6,7 @@ Production (``DJANGO_MODE=production``): PostgreSQL through ``DATABASE_URL``, Re
 """
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -90,6 +91,7 @@ INSTALLED_APPS = [
     "editions",
     "verification",
     "public",
+    "api",
     "axes",
     "newsroom.ops",
 ]
@@ -304,6 +306,11 @@ STORAGES = {
     },
 }
 
+# The API (api/). Anonymous clients are throttled by address (as TRUSTED_PROXY_COUNT finds it),
+# counted in the default cache: API_ANON_RATE requests per second, minute, hour or day.
+API_ANON_RATE = os.getenv("API_ANON_RATE", "120/minute")
+if not re.fullmatch(r"[1-9]\d*/(s|sec|second|m|min|minute|h|hour|d|day)", API_ANON_RATE):
+    raise ImproperlyConfigured(f"API_ANON_RATE must look like 120/minute (per s, m, h or d), not {API_ANON_RATE!r}")
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -311,13 +318,25 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Cursor",
     "PAGE_SIZE": 20,
+    # JSON only: the docs pages (Swagger UI, Redoc) are the human view of the API.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.AnonRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"anon": API_ANON_RATE},
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Newsroom CMS API",
-    "DESCRIPTION": "Provenance-checked stories in the hangingcontext.desk/1 format.",
+    "DESCRIPTION": (
+        "Provenance-checked stories in the hangingcontext.desk/1 format: published content only, "
+        "read anonymously. Every error has one shape: "
+        '{"error": code, "message": text, "problems": [{"at": parameter, "message": text}]}.'
+    ),
     "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
 }
 
 # The trust level suggested for a story, first matching rule wins; an editor may override it.

@@ -5,6 +5,7 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("public.urls")),
     path("admin/", admin.site.urls),
+    path("api/v1/", include("api.urls")),
     # /healthz and /readyz for operators and load balancers.
     path("", include("newsroom.ops.urls")),
 ]

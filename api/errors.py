@@ -1,0 +1,77 @@
+"""One error shape for every API error: ``{"error": code, "message": ..., "problems": [...]}``.
+
+A client reads ``error`` (a stable code such as ``invalid``, ``not_found``, ``throttled``) to
+decide what to do, ``message`` to tell a person, and ``problems`` to point at the input that
+was wrong: each one's ``at`` names the field or query parameter (``trust``, ``cursor``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from rest_framework import exceptions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class Gone(exceptions.APIException):
+    """A story that was published and then retracted: it is not coming back."""
+
+    status_code = status.HTTP_410_GONE
+    default_detail = "This story was retracted."
+    default_code = "withdrawn"
+
+
+class ProblemSerializer(serializers.Serializer):
+    at = serializers.CharField(help_text="The field or query parameter the problem is in.")
+    message = serializers.CharField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The body of every error response."""
+
+    error = serializers.CharField(help_text="A stable code: invalid, not_found, withdrawn, throttled, ...")
+    message = serializers.CharField(help_text="What went wrong, for a person.")
+    problems = ProblemSerializer(many=True, help_text="The input that was wrong; empty when none was.")
+
+
+def problems_of(detail: Any, at: str = "") -> list[dict[str, str]]:
+    """A ValidationError's nested detail, flattened to one problem per message."""
+    if isinstance(detail, dict):
+        return [
+            problem
+            for key, value in detail.items()
+            for problem in problems_of(value, f"{at}.{key}" if at else str(key))
+        ]
+    if isinstance(detail, list):
+        if all(not isinstance(item, dict | list) for item in detail):
+            return [{"at": at, "message": str(item)} for item in detail]
+        return [problem for index, item in enumerate(detail) for problem in problems_of(item, f"{at}[{index}]")]
+    return [{"at": at, "message": str(detail)}]
+
+
+def error_body(exc: exceptions.APIException) -> dict[str, Any]:
+    if isinstance(exc, exceptions.ValidationError):
+        problems = problems_of(exc.detail)
+        count = len(problems)
+        return {
+            "error": "invalid",
+            "message": f"The request has {count} problem{'' if count == 1 else 's'}: see problems.",
+            "problems": problems,
+        }
+    code = exc.detail.code if isinstance(exc.detail, exceptions.ErrorDetail) else exc.default_code
+    return {"error": code or exc.default_code, "message": str(exc.detail), "problems": []}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's handler (which sets Allow, Retry-After and WWW-Authenticate), with our body."""
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # not an API error: Django's 500 handling and logging
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or None)
+    elif not isinstance(exc, exceptions.APIException):
+        exc = exceptions.PermissionDenied()  # Django's PermissionDenied, as DRF maps it
+    response.data = error_body(exc)
+    return response

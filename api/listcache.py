@@ -1,0 +1,58 @@
+"""Story list pages kept in the cache, under a key made of what they show.
+
+A page of summaries changes only when a live story does (every publish, correction,
+retraction and re-render sets its version's ``modified_at`` to now, and a scheduled story going
+live moves the latest ``published_at``: both are in ``stories_changed_at``) or when a newsroom,
+beat or edition changes (the page cache's site-wide generation, bumped on their saves). A key
+made of both and of the full URL (the next and previous links carry the host) names current
+bytes by construction: nothing has to be invalidated, and old keys expire.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from datetime import datetime
+
+from django.conf import settings
+from django.core.cache import cache
+from rest_framework.request import Request
+
+from newsroom.pagecache import CACHE_ERRORS, generation
+
+logger = logging.getLogger(__name__)
+# Part of every key: raised whenever a summary's shape changes, so no release serves another's.
+LIST_FORMAT = 1
+
+
+def page_key(request: Request, changed_at: datetime | None) -> str | None:
+    """The key of this list page, or None when it is not kept: searches (one entry per query
+    would only churn the cache), or the cache cannot be reached."""
+    if request.query_params.get("q"):
+        return None
+    try:
+        site = generation()
+    except CACHE_ERRORS:
+        logger.warning("cache unreachable: API list pages are computed without it", exc_info=True)
+        return None
+    stamp = changed_at.isoformat() if changed_at else "-"
+    url = hashlib.blake2b(request.build_absolute_uri().encode(), digest_size=16).hexdigest()
+    return f"api:stories:{LIST_FORMAT}:{site}:{stamp}:{url}"
+
+
+def stored(key: str | None) -> bytes | None:
+    if key is None:
+        return None
+    try:
+        return cache.get(key)
+    except CACHE_ERRORS:
+        return None
+
+
+def store(key: str | None, content: bytes) -> None:
+    if key is None:
+        return
+    try:
+        cache.set(key, content, settings.PAGE_CACHE_SECONDS)
+    except CACHE_ERRORS:
+        logger.warning("cache unreachable: API list page not kept", exc_info=True)

@@ -1,0 +1,21 @@
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from . import views
+
+urlpatterns = [
+    path("newsrooms/", views.NewsroomList.as_view(), name="api-newsroom-list"),
+    path("newsrooms/<slug:slug>/", views.NewsroomDetail.as_view(), name="api-newsroom-detail"),
+    path("beats/", views.BeatList.as_view(), name="api-beat-list"),
+    path("beats/<int:pk>/", views.BeatDetail.as_view(), name="api-beat-detail"),
+    path("editions/", views.EditionList.as_view(), name="api-edition-list"),
+    path("editions/<str:id>/", views.EditionDetail.as_view(), name="api-edition-detail"),
+    path("stories/", views.StoryList.as_view(), name="api-story-list"),
+    path("stories/<str:id>/", views.StoryDetail.as_view(), name="api-story-detail"),
+    path("manifests/", views.ManifestList.as_view(), name="api-manifest-list"),
+    path("manifests/<str:manifest_id>/", views.ManifestDetail.as_view(), name="api-manifest-detail"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    re_path(r"^.*$", views.NoEndpoint.as_view(), name="api-no-endpoint"),
+]

@@ -1,0 +1,279 @@
+"""The read half of the API: anonymous, published content only.
+
+Every view reads live versions (``PublishedVersion.objects.live()``), never a story's working
+copy; a story's detail is its JSON twin, the bytes stored when it was published.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from django.conf import settings
+from django.db import connection
+from django.http import HttpResponse
+from django.urls import Resolver404, resolve
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import generics
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from editions.models import Edition
+from manifests.models import Manifest
+from newsroom.models import Beat, Newsroom
+from newsroom.reversing import cached_reverse
+from stories.models import LiveCitation, PublishedVersion
+
+from . import listcache, serializers
+from .conditional import ConditionalMixin, stories_changed_at
+from .errors import ErrorSerializer, Gone
+from .filters import BeatFilter, StoryFilter
+from .pagination import Cursor
+
+# The desk/1 id is a positive 64-bit integer; anything else names no story.
+MAX_DESK_ID = 2**63 - 1
+
+NOT_MODIFIED = OpenApiResponse(description="Not modified: the If-None-Match or If-Modified-Since still holds.")
+VALIDATORS = [
+    OpenApiParameter("ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[200, 304]),
+    OpenApiParameter(
+        "If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, description="An ETag you have: 304 if current."
+    ),
+]
+LAST_MODIFIED = [
+    OpenApiParameter("Last-Modified", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[200, 304]),
+    OpenApiParameter(
+        "If-Modified-Since", OpenApiTypes.STR, OpenApiParameter.HEADER, description="An HTTP date: 304 if unchanged."
+    ),
+]
+
+
+def errors(*codes: int) -> dict[int, Any]:
+    descriptions = {
+        400: "A query parameter cannot be used: problems name each one.",
+        404: "Not found.",
+        406: "Only application/json is offered.",
+        410: "The story was retracted.",
+        412: "An If-Match or If-Unmodified-Since precondition failed.",
+        429: "Too many requests from this client: see Retry-After.",
+    }
+    # Any GET may meet these: a client that accepts no JSON, a failed If-Match, the throttle.
+    return {code: OpenApiResponse(ErrorSerializer, description=descriptions[code]) for code in (*codes, 406, 412, 429)}
+
+
+def read(summary: str, serializer: type, *codes: int, many: bool, last_modified: bool = False) -> Any:
+    """The schema of a GET: its serializer, validators, 304 and error responses."""
+    return extend_schema_view(
+        get=extend_schema(
+            summary=summary,
+            parameters=[*VALIDATORS, *(LAST_MODIFIED if last_modified else [])],
+            responses={200: serializer(many=True) if many else serializer, 304: NOT_MODIFIED, **errors(*codes)},
+        )
+    )
+
+
+# Anonymous reads: no session or token is looked at, so a signed-in editor's drafts can never
+# leak through here, and every client is throttled as anonymous.
+class ReadView(ConditionalMixin):
+    authentication_classes: tuple = ()
+    permission_classes = (AllowAny,)
+    pagination_class = Cursor
+
+
+@read("Newsrooms", serializers.NewsroomSerializer, 400, many=True)
+class NewsroomList(ReadView, generics.ListAPIView):
+    queryset = Newsroom.objects.all()
+    serializer_class = serializers.NewsroomSerializer
+    cursor_ordering = ("slug",)
+
+
+@read("A newsroom", serializers.NewsroomSerializer, 404, many=False)
+class NewsroomDetail(ReadView, generics.RetrieveAPIView):
+    queryset = Newsroom.objects.all()
+    serializer_class = serializers.NewsroomSerializer
+    lookup_field = "slug"
+
+
+@read("Beats", serializers.BeatSerializer, 400, many=True)
+class BeatList(ReadView, generics.ListAPIView):
+    queryset = Beat.objects.select_related("newsroom")
+    serializer_class = serializers.BeatSerializer
+    filterset_class = BeatFilter
+    cursor_ordering = ("id",)
+
+
+@read("A beat", serializers.BeatSerializer, 404, many=False)
+class BeatDetail(ReadView, generics.RetrieveAPIView):
+    queryset = Beat.objects.select_related("newsroom")
+    serializer_class = serializers.BeatSerializer
+
+    def get_object(self) -> Beat:
+        if not 0 < int(self.kwargs["pk"]) <= MAX_DESK_ID:  # a database integer, or no beat
+            raise NotFound(f"No beat has the id {self.kwargs['pk']}.")
+        return super().get_object()
+
+
+def public_editions() -> Any:
+    # An edition is public through its live stories, as on the site: until one is, it is not there.
+    return Edition.objects.filter(key__in=PublishedVersion.objects.live().values("edition_id"))
+
+
+@read("Editions with live stories", serializers.EditionSerializer, 400, many=True)
+class EditionList(ReadView, generics.ListAPIView):
+    serializer_class = serializers.EditionSerializer
+    cursor_ordering = ("-key",)
+
+    def get_queryset(self) -> Any:
+        return public_editions()
+
+
+@read("An edition", serializers.EditionSerializer, 404, many=False)
+class EditionDetail(ReadView, generics.RetrieveAPIView):
+    serializer_class = serializers.EditionSerializer
+    lookup_url_kwarg = "id"
+
+    def get_queryset(self) -> Any:
+        return public_editions()
+
+
+def public_manifests() -> Any:
+    # The sources live stories cite, as their pages show them; not the whole store.
+    cited = LiveCitation.objects.filter(version__in=PublishedVersion.objects.live()).values("manifest_id")
+    return Manifest.objects.filter(manifest_id__in=cited).prefetch_related("claims")
+
+
+@read("Manifests cited by live stories, with their claims", serializers.ManifestSerializer, 400, many=True)
+class ManifestList(ReadView, generics.ListAPIView):
+    serializer_class = serializers.ManifestSerializer
+    cursor_ordering = ("manifest_id",)
+
+    def get_queryset(self) -> Any:
+        return public_manifests()
+
+
+@read("A manifest, with its claims", serializers.ManifestSerializer, 404, many=False)
+class ManifestDetail(ReadView, generics.RetrieveAPIView):
+    serializer_class = serializers.ManifestSerializer
+    lookup_field = "manifest_id"
+
+    def get_queryset(self) -> Any:
+        return public_manifests()
+
+
+@read("Live stories, newest first", serializers.StorySummarySerializer, 400, many=True, last_modified=True)
+class StoryList(ReadView, generics.ListAPIView):
+    serializer_class = serializers.StorySummarySerializer
+    filterset_class = StoryFilter
+    cursor_ordering = ("-published_at", "-desk_id")
+
+    def get_queryset(self) -> Any:
+        return PublishedVersion.objects.live().values(*serializers.StorySummarySerializer.source_fields)
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+        # Read before the page: a change committed in between leaves Last-Modified too old,
+        # so a client asks again, rather than too new, which would hide the change from it.
+        # (The same order keeps a stored page no older than its key says: see listcache.)
+        self.changed_at = stories_changed_at()
+        key = listcache.page_key(request, self.changed_at)
+        content = listcache.stored(key)
+        if content is None:
+            data = super().list(request, *args, **kwargs).data
+            content = request.accepted_renderer.render(data, request.accepted_media_type, self.get_renderer_context())
+            listcache.store(key, content)
+        return HttpResponse(content, content_type="application/json")
+
+
+@extend_schema(
+    summary="A live story: its desk/1 document",
+    description=(
+        "The story's published hangingcontext.desk/1 document, byte for byte its JSON twin at "
+        "/stories/{date}/{slug}/index.json. A draft, or changes not yet republished, never show "
+        "here. A retracted story answers 410."
+    ),
+    parameters=[
+        OpenApiParameter("id", OpenApiTypes.STR, OpenApiParameter.PATH, description="The desk/1 story id."),
+        *VALIDATORS,
+        *LAST_MODIFIED,
+    ],
+    responses={
+        200: OpenApiResponse(OpenApiTypes.OBJECT, description="The desk/1 document (see desk-1.schema.json)."),
+        304: NOT_MODIFIED,
+        **errors(404, 410),
+    },
+)
+class StoryDetail(ReadView, APIView):
+    def get(self, request: Request, id: str) -> HttpResponse:
+        version = self._version(id)
+        # The stored twin itself, not re-serialised: the same bytes as the site's index.json.
+        response = HttpResponse(version.document, content_type="application/json")
+        response["Link"] = f'<{version.absolute_url()}>; rel="canonical"; type="text/html"'
+        self.changed_at = version.modified_at
+        return response
+
+    @staticmethod
+    def _version(id: str) -> Stored:
+        missing = NotFound(f"No published story has the id {id!r}.")
+        if not id.isdigit() or not 0 < int(id) <= MAX_DESK_ID:
+            raise missing
+        with connection.cursor() as cursor:
+            cursor.execute(_version_sql(connection.vendor), [int(id)])
+            row = cursor.fetchone()
+        version = None if row is None else Stored(*row[:3], *(_aware(value) for value in row[3:6]), row[6])
+        # A story scheduled for later is not public yet, retracted or not: nothing to say of it.
+        if version is None or version.published_at > timezone.now():
+            raise missing
+        if version.withdrawn_at is not None:
+            raise Gone()
+        return version
+
+
+class Stored(NamedTuple):
+    """What a story's detail reads of its published version."""
+
+    desk_id: int
+    dateline: date
+    slug: str
+    published_at: datetime
+    modified_at: datetime
+    withdrawn_at: datetime | None
+    document: str
+
+    def absolute_url(self) -> str:
+        return settings.SITE_URL + cached_reverse("story", date=self.dateline.isoformat(), slug=self.slug)
+
+
+@lru_cache(maxsize=4)
+def _version_sql(vendor: str) -> str:
+    """One indexed lookup by desk id, as plain SQL from the model's table and columns (as the
+    site's story routes do): the ORM would build the statement anew on every request, which
+    costs more than running it."""
+    meta = PublishedVersion._meta
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(meta.get_field(name).column) for name in Stored._fields)
+    return f"SELECT {names} FROM {quote(meta.db_table)} WHERE {quote(meta.get_field('desk_id').column)} = %s"
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    # SQLite gives back the naive UTC times Django stores there; PostgreSQL aware ones.
+    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
+
+
+class NoEndpoint(ReadView, APIView):
+    """Any other address under /api/v1/: a 404 in the API's error shape, not an HTML page."""
+
+    schema = None
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        path = request.path_info
+        try:
+            slashed = not path.endswith("/") and resolve(path + "/").func.view_class is not type(self)
+        except (Resolver404, AttributeError):
+            slashed = False
+        hint = f" Did you mean {path}/ ?" if slashed else ""
+        raise NotFound(f"There is no API endpoint at {path}.{hint}")

@@ -1,0 +1,171 @@
+"""Every read endpoint answers with what the site publishes, in the documented shape."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from editions.models import Edition
+from manifests.models import Manifest
+from newsroom.models import Beat, Newsroom
+from stories.models import Story
+from tests.factories import BeatFactory, EditionFactory, ManifestFactory, NewsroomFactory, StoryFactory
+
+from .conftest import AGENTIC_ID, TRAINING_ID, body, results
+
+SITE = "https://hangingcontext.com"
+
+
+def test_the_story_list_gives_summaries_newest_first(client, demo):
+    stories = results(client, "/api/v1/stories/")
+
+    assert [story["id"] for story in stories] == [AGENTIC_ID, TRAINING_ID]
+    assert stories[1] == {
+        "id": TRAINING_ID,
+        "slug": "agent-training-stack",
+        "url": f"{SITE}/stories/2026-10-16/agent-training-stack/",
+        "headline": demo["agent-training-stack"].headline,
+        "dek": demo["agent-training-stack"].dek,
+        "newsroom": "artificial-intelligence",
+        "beat": "research",
+        "edition": "2026-10-16T00",
+        "trust": "reported",
+        "source_count": 4,
+        "correction_count": 0,
+        "published_at": "2026-10-16T00:39:10Z",
+    }
+
+
+def test_newsrooms_list_and_detail(client, demo):
+    NewsroomFactory(slug="climate", title="Climate")
+
+    listed = results(client, "/api/v1/newsrooms/")
+    detail = body(client.get("/api/v1/newsrooms/artificial-intelligence/"))
+
+    assert [newsroom["slug"] for newsroom in listed] == ["artificial-intelligence", "climate"]
+    assert detail == {
+        "slug": "artificial-intelligence",
+        "title": "Artificial Intelligence",
+        "description": Newsroom.objects.get(slug="artificial-intelligence").description,
+        "url": f"{SITE}/n/artificial-intelligence/",
+    }
+    assert client.get("/api/v1/newsrooms/nowhere/").status_code == 404
+
+
+def test_beats_list_filtered_by_newsroom_and_detail(client, demo):
+    other = BeatFactory(newsroom=NewsroomFactory(slug="climate"), slug="research", title="Climate research")
+    research = Beat.objects.get(newsroom__slug="artificial-intelligence", slug="research")
+
+    everything = results(client, "/api/v1/beats/")
+    ai_only = results(client, "/api/v1/beats/", newsroom="artificial-intelligence")
+    detail = body(client.get(f"/api/v1/beats/{research.pk}/"))
+
+    assert {beat["id"] for beat in everything} == {research.pk, other.pk}
+    assert [beat["id"] for beat in ai_only] == [research.pk]
+    assert detail == {
+        "id": research.pk,
+        "newsroom": "artificial-intelligence",
+        "slug": "research",
+        "title": research.title,
+        "description": research.description,
+        "url": f"{SITE}/n/artificial-intelligence/research/",
+    }
+
+
+@pytest.mark.parametrize("beat_id", ["999999", "99999999999999999999999"])
+def test_a_beat_that_is_not_there_is_not_found(client, demo, beat_id):
+    response = client.get(f"/api/v1/beats/{beat_id}/")
+
+    assert response.status_code == 404
+    assert body(response)["error"] == "not_found"
+
+
+def test_editions_are_listed_only_with_live_stories(client, demo):
+    empty = EditionFactory(key="2026-11-01T00")
+    StoryFactory(status=Story.Status.DRAFT, published_at=None, edition=empty)
+
+    listed = results(client, "/api/v1/editions/")
+    detail = body(client.get("/api/v1/editions/2026-10-16T00/"))
+
+    assert [edition["id"] for edition in listed] == ["2026-10-20T00", "2026-10-16T00"]
+    assert detail == {
+        "id": "2026-10-16T00",
+        "title": Edition.objects.get(key="2026-10-16T00").title,
+        "starts_at": "2026-10-16T00:00:00Z",
+        "url": f"{SITE}/editions/2026-10-16T00/",
+    }
+    assert client.get("/api/v1/editions/2026-11-01T00/").status_code == 404
+
+
+def test_manifests_cited_by_live_stories_come_with_their_claims_in_order(client, demo):
+    uncited = ManifestFactory(manifest_id="999")
+
+    listed = results(client, "/api/v1/manifests/", page_size=100)
+    detail = body(client.get("/api/v1/manifests/1792067182956183080/"))
+
+    cited = {*json.loads(demo["agent-training-stack"].live_version.document)["cited_manifest_ids"]}
+    cited |= {*json.loads(demo["agentic-rl-production"].live_version.document)["cited_manifest_ids"]}
+    assert {manifest["manifest_id"] for manifest in listed} == cited
+    assert uncited.manifest_id not in {manifest["manifest_id"] for manifest in listed}
+    stored = Manifest.objects.get(manifest_id="1792067182956183080")
+    assert detail["title"] == stored.title
+    assert detail["source_name"] == stored.source_name
+    assert [claim["claim_id"] for claim in detail["claims"]] == list(
+        stored.claims.order_by("position").values_list("claim_id", flat=True)
+    )
+    assert detail["claims"]
+    assert set(detail["claims"][0]) == {"claim_id", "position", "text", "type", "confidence"}
+    assert client.get("/api/v1/manifests/999/").status_code == 404
+
+
+def test_the_schema_is_openapi_3_and_documents_every_endpoint(client, db):
+    response = client.get("/api/v1/schema/")
+
+    schema = yaml.safe_load(response.content)
+    assert response.status_code == 200
+    assert schema["openapi"].startswith("3.")
+    assert set(schema["paths"]) == {
+        "/api/v1/newsrooms/",
+        "/api/v1/newsrooms/{slug}/",
+        "/api/v1/beats/",
+        "/api/v1/beats/{id}/",
+        "/api/v1/editions/",
+        "/api/v1/editions/{id}/",
+        "/api/v1/stories/",
+        "/api/v1/stories/{id}/",
+        "/api/v1/manifests/",
+        "/api/v1/manifests/{manifest_id}/",
+    }
+    for path, operations in schema["paths"].items():
+        assert set(operations) == {"get"}, path
+        responses = operations["get"]["responses"]
+        assert {"200", "304", "406", "412", "429"} <= set(responses), path
+        assert {"400", "404"} & set(responses), path
+        for code, response_schema in responses.items():
+            if code.startswith("4"):
+                assert response_schema["content"]["application/json"]["schema"] == {
+                    "$ref": "#/components/schemas/Error"
+                }, (path, code)
+    assert set(schema["components"]["schemas"]["Error"]["properties"]) == {"error", "message", "problems"}
+    story_list = schema["paths"]["/api/v1/stories/"]["get"]
+    assert {"newsroom", "beat", "edition", "trust", "published_after", "published_before", "cites", "q"} <= {
+        parameter["name"] for parameter in story_list["parameters"]
+    }
+    page_size = next(p for p in story_list["parameters"] if p["name"] == "page_size")
+    assert page_size["schema"]["maximum"] == 100
+
+
+def test_the_schema_generates_without_warnings(db):
+    from django.core.management import call_command
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")
+
+
+@pytest.mark.parametrize("path", ["/api/v1/docs/", "/api/v1/redoc/"])
+def test_the_docs_pages_load_the_schema(client, db, path):
+    response = client.get(path)
+
+    assert response.status_code == 200
+    assert "/api/v1/schema/" in response.content.decode()
