@@ -8,7 +8,9 @@ schemes, whatever the renderer let through.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+from typing import Any
 from urllib.parse import urlsplit
 
 import nh3
@@ -45,6 +47,35 @@ def render_inline_markdown(text: str) -> SafeString:
     return mark_safe(_cleaner.clean(_renderer.renderInline(text)))
 
 
+# For the Markdown twin: the same parser with every link target let through, to find them.
+_link_finder = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+_link_finder.validateLink = lambda url: True
+_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
+_SAFE_SCHEMES = {"http", "https", "mailto"}
+
+
+def _safe_href(href: str) -> bool:
+    scheme = _SCHEME.match(href)
+    return scheme is None or scheme.group(1).lower() in _SAFE_SCHEMES
+
+
+@lru_cache(maxsize=4096)
+def has_unsafe_links(text: str) -> bool:
+    """Whether markdown, rendered by any CommonMark renderer, would make a link the page does
+    not: a target outside http(s) and mailto (``javascript:``, ``data:``, however it is
+    spelled with entities), an image (the page shows none), or a link reference definition
+    (which would turn the twin's ``[M1: …]`` citation markers into links)."""
+    env: dict[str, Any] = {}
+    tokens = _link_finder.parse(text, env)
+    if env.get("references"):
+        return True
+    for token in tokens:
+        for child in token.children or ():
+            if child.type == "image" or (child.type == "link_open" and not _safe_href(str(child.attrs["href"]))):
+                return True
+    return False
+
+
 # Pure, so remembered per text as paragraphs are: the same few addresses (manifest sources, the
 # site texts' links) recur on every page, and splitting one costs more than a lookup.
 @lru_cache(maxsize=4096)
@@ -69,4 +100,4 @@ def http_url(value: object) -> str:
 
 
 # Every memo above, for those who must start without them (bench/pages.py).
-memos = (render_markdown, render_inline_markdown, _http_url)
+memos = (render_markdown, render_inline_markdown, _http_url, has_unsafe_links)
