@@ -16,12 +16,14 @@ database path for as long as the outage lasts. After one cache error the breaker
 ``CACHE_BREAKER_SECONDS`` every call fails at once with ``CacheSkipped`` (a ``RedisError``,
 so the page cache's existing handling renders pages anew) without touching the server. Then
 one call is let through; its success closes the breaker, its failure opens it again.
+Invalidations go past an open breaker (``past_the_breaker``).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pybreaker
@@ -61,10 +63,31 @@ def breaker_for(location: str) -> pybreaker.CircuitBreaker:
         return breaker
 
 
+_bypass = threading.local()
+
+
+@contextmanager
+def past_the_breaker() -> Iterator[None]:
+    """Calls in this block go to the server even while the breaker is open, and close it when
+    they succeed. For invalidations (``pagecache.tags_changed``): they are rare, on the publish
+    path rather than a reader's, and one skipped would leave pages stale until they expire."""
+    before = getattr(_bypass, "active", False)
+    _bypass.active = True
+    try:
+        yield
+    finally:
+        _bypass.active = before
+
+
 def _guarded(name: str) -> Callable[..., Any]:
     unguarded = getattr(django_redis.RedisCacheClient, name)
 
     def method(self: RedisCacheClient, *args: Any, **kwargs: Any) -> Any:
+        if getattr(_bypass, "active", False):
+            result = unguarded(self, *args, **kwargs)
+            if self.breaker.current_state != pybreaker.STATE_CLOSED:
+                self.breaker.close()  # the server answered: readers may use it again
+            return result
         try:
             return self.breaker.call(unguarded, self, *args, **kwargs)
         except pybreaker.CircuitBreakerError as error:

@@ -148,3 +148,31 @@ def test_an_answer_that_is_an_error_of_the_caller_does_not_open_the_breaker(sett
         assert client.breaker.current_state == pybreaker.STATE_CLOSED
     finally:
         redis_cache._breakers.pop(location, None)
+
+
+def test_an_invalidation_goes_past_an_open_breaker(db, hung_redis):
+    breaker().open()  # as after a reader's timeout
+    seen = hung_redis.seen()
+
+    with pytest.raises(RedisError):  # tried, and timed out: the publish path's robust hook logs it
+        pagecache.tags_changed(["story-1"])
+
+    assert hung_redis.seen()[1] > seen[1]
+
+
+def test_an_invalidation_that_reaches_the_server_closes_the_breaker(settings, require_redis):
+    location = require_redis.rsplit("/", 1)[0] + "/5"
+    settings.PAGE_CACHE_LOCAL_ENTRIES = 0
+    settings.CACHES = {
+        "default": {"BACKEND": "newsroom.cache.RedisCache", "LOCATION": location, "KEY_PREFIX": "hardening"}
+    }
+    try:
+        breaker().open()
+
+        pagecache.tags_changed(["story-hardening"])
+
+        assert breaker().current_state == pybreaker.STATE_CLOSED
+        assert cache.get(pagecache.tag_key("story-hardening")) is not None
+        cache.delete(pagecache.tag_key("story-hardening"))
+    finally:
+        redis_cache._breakers.pop(location, None)
