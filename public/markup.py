@@ -76,6 +76,26 @@ def has_unsafe_links(text: str) -> bool:
     return False
 
 
+_CONTAINER_MARKS = re.compile(r"(?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])*")
+
+
+def without_headings(text: str) -> str:
+    """The markdown with each heading's marker escaped (``\\# …``, an underline ``\\===``):
+    the page shows a heading written in a paragraph as text, and in the twin it would break the
+    order of the story's own headings. Lines in code blocks are left as they are."""
+    lines = text.split("\n")
+    for token in _link_finder.parse(text):
+        if token.type != "heading_open" or token.map is None:
+            continue
+        start, end = token.map
+        # ATX: the first "#" of the first line; setext: the underline, the block's last line.
+        at = start if token.markup.startswith("#") else end - 1
+        line = lines[at]
+        marker = _CONTAINER_MARKS.match(line).end()  # after indentation, quote and list marks
+        lines[at] = line[:marker] + "\\" + line[marker:]
+    return "\n".join(lines)
+
+
 # Pure, so remembered per text as paragraphs are: the same few addresses (manifest sources, the
 # site texts' links) recur on every page, and splitting one costs more than a lookup.
 @lru_cache(maxsize=4096)

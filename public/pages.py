@@ -27,7 +27,7 @@ from newsroom.models import Beat
 from stories import desk
 from stories.models import PublishedVersion
 
-from .markup import has_unsafe_links, http_url, render_markdown
+from .markup import has_unsafe_links, http_url, render_markdown, without_headings
 
 PAGE_SIZE = 20
 # JSON twins are written as the seeds are: UTF-8 characters kept, two-space indent.
@@ -291,7 +291,7 @@ def _markdown(text: str) -> str:
     Raw HTML is escaped; a link the page would not make (``javascript:``, an image, a reference
     definition: see ``has_unsafe_links``) has its brackets escaped, so it reads as the text the
     page shows instead."""
-    text = _no_tags(text.strip(), autolinks=True)
+    text = without_headings(_no_tags(text.strip(), autolinks=True))
     if has_unsafe_links(text):
         text = text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
     if has_unsafe_links(text):  # no case known; if one exists, every mark is shown as typed

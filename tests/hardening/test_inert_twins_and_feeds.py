@@ -169,3 +169,13 @@ def text_of(html: str) -> str:
     parser.handle_data = parts.append
     parser.feed(html)
     return "".join(parts)
+
+
+def test_a_heading_written_in_a_paragraph_reads_as_text_as_on_the_page():
+    twin = _markdown("Intro\n# Injected\n\n- ## in a list\n\nUnder\n===\n\n```sh\n# a shell comment\n```")
+
+    html = rendered(twin)
+
+    assert not [tag for tag in Elements(html).tags if tag in ("h1", "h2", "h3", "h4", "h5", "h6")]
+    assert "# Injected" in html
+    assert '<code class="language-sh"># a shell comment\n</code>' in html  # code is left as written
