@@ -8,6 +8,7 @@ error naming where it was, and the documents around it are still read.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -106,6 +107,17 @@ def _lone_surrogate(value: Any, path: tuple[Any, ...] = ()) -> tuple[tuple[Any, 
     return None
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _may_hold_surrogates(data: bytes | str) -> bool:
+    # Only a \ud800-\udfff escape can make one (UTF-8 cannot encode them); walking a big
+    # document for nothing is what this saves.
+    if isinstance(data, bytes):
+        return re.search(_SURROGATE_ESCAPE.pattern.encode(), data) is not None
+    return _half_pair(data) is not None or _SURROGATE_ESCAPE.search(data) is not None
+
+
 def parse_json(data: bytes | str, *, limit: int) -> Any:
     """Parse one JSON value of at most ``limit`` bytes; JsonInputError says what is wrong.
 
@@ -128,7 +140,7 @@ def parse_json(data: bytes | str, *, limit: int) -> Any:
     except ValueError as error:
         raise JsonInputError(f"not JSON: {error}") from None
     try:
-        found = _lone_surrogate(value)
+        found = _lone_surrogate(value) if _may_hold_surrogates(data) else None
     except RecursionError:
         raise JsonInputError("the document is nested too deeply") from None
     if found:

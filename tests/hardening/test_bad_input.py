@@ -32,6 +32,14 @@ def test_a_lone_surrogate_in_a_key_is_refused_with_its_path():
     assert "is a key holding \\udc00" in str(refused.value)
 
 
+@pytest.mark.parametrize("data", ['{"dek": "a\ud800"}', b'{"dek": "a\\uDBFF"}', '{"dek": "a\\udfff"}'])
+def test_a_lone_surrogate_is_found_however_the_document_arrives(data):
+    with pytest.raises(JsonInputError) as refused:
+        parse_json(data, limit=LIMIT)
+
+    assert refused.value.at == "dek"
+
+
 def test_a_whole_surrogate_pair_is_text_and_kept():
     assert parse_json('{"headline": "\\ud83d\\ude00"}', limit=LIMIT) == {"headline": "\U0001f600"}
 
