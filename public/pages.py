@@ -312,7 +312,7 @@ def _front_value(value: Any) -> str:
 
 def _markers(links: list[dict[str, Any]]) -> str:
     return " ".join(
-        f"[M{link['number']}: {', '.join(claim['claim_id'] for claim in link['claims'])}]" for link in links
+        f"[M{link['number']}: {', '.join(_text(claim['claim_id']) for claim in link['claims'])}]" for link in links
     )
 
 

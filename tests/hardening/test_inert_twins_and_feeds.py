@@ -14,7 +14,7 @@ from markdown_it import MarkdownIt
 
 from public.pages import _markdown, _text
 from stories.models import Correction, Image, ListItem, RelatedLink, Story
-from tests.factories import KeyFactFactory, ParagraphFactory, SectionFactory, StoryFactory, publish_story
+from tests.factories import CiteFactory, KeyFactFactory, ParagraphFactory, SectionFactory, StoryFactory, publish_story
 
 PAYLOAD = '<script>alert(1)</script> <img src=x onerror="alert(2)"> [click](javascript:alert(3))'
 # Paragraphs are Markdown: every way CommonMark spells a link or an image too.
@@ -67,7 +67,9 @@ def hostile_story(db, site_url) -> Story:
     )
     KeyFactFactory(story=story, position=0, text=f"1. Fact\n## Fact heading {PAYLOAD}")
     section = SectionFactory(story=story, position=0, heading=f"Heading {PAYLOAD}\n# Another")
-    ParagraphFactory(section=section, story=story, position=0, markdown=PARAGRAPH)
+    paragraph = ParagraphFactory(section=section, story=story, position=0, markdown=PARAGRAPH)
+    # Ids may hold any character but spaces, "/", "?" and "#".
+    CiteFactory(paragraph=paragraph, story=story, position=0, claim_ids=["<img\tsrc=x\tonerror=alert(12)>"])
     ParagraphFactory(section=section, story=story, position=1, markdown=SAFE_PARAGRAPH)
     for position, kind in enumerate(ListItem.Kind.values):
         ListItem.objects.create(story=story, kind=kind, position=position, text=f"> {kind} {PAYLOAD}")
