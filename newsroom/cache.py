@@ -21,6 +21,7 @@ Invalidations go past an open breaker (``past_the_breaker``).
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -42,6 +43,11 @@ def _not_a_cache_fault(error: BaseException) -> bool:
     return not isinstance(error, RedisError | OSError)
 
 
+def _without_password(location: str) -> str:
+    # The name shows in errors, logs and /readyz; a password in a Redis URL must not.
+    return ",".join(re.sub(r"//[^@/]*@", "//", server) for server in location.split(","))
+
+
 # One breaker per cache location for the whole process: Django keeps a cache backend (and so a
 # client) per thread, and a server that hangs for one thread hangs for all of them.
 _breakers: dict[str, pybreaker.CircuitBreaker] = {}
@@ -58,7 +64,7 @@ def breaker_for(location: str) -> pybreaker.CircuitBreaker:
                 exclude=[_not_a_cache_fault],
                 # The error that opened it is raised as it was (a RedisError or OSError).
                 throw_new_error_on_trip=False,
-                name=f"cache {location}",
+                name=_without_password(location),
             )
         return breaker
 
@@ -90,8 +96,11 @@ def _guarded(name: str) -> Callable[..., Any]:
             return result
         try:
             return self.breaker.call(unguarded, self, *args, **kwargs)
-        except pybreaker.CircuitBreakerError as error:
-            raise CacheSkipped(f"the cache is skipped for a while after an error: {error}") from None
+        except pybreaker.CircuitBreakerError:
+            breaker = self.breaker
+            raise CacheSkipped(
+                f"the cache at {breaker.name} is skipped for {breaker.reset_timeout:g} s after an error"
+            ) from None
 
     method.__name__ = name
     return method

@@ -116,7 +116,9 @@ def test_calls_fail_at_once_with_a_redis_error_while_open(db, hung_redis):
         cache.get("anything")  # the timeout opens the breaker
     seen = hung_redis.seen()
 
-    with pytest.raises(redis_cache.CacheSkipped):
+    with pytest.raises(
+        redis_cache.CacheSkipped, match=f"the cache at redis://127.0.0.1:{hung_redis.port}/3 is skipped"
+    ):
         cache.get("anything")
     with pytest.raises(redis_cache.CacheSkipped):
         cache.set("anything", 1)
@@ -174,5 +176,13 @@ def test_an_invalidation_that_reaches_the_server_closes_the_breaker(settings, re
         assert breaker().current_state == pybreaker.STATE_CLOSED
         assert cache.get(pagecache.tag_key("story-hardening")) is not None
         cache.delete(pagecache.tag_key("story-hardening"))
+    finally:
+        redis_cache._breakers.pop(location, None)
+
+
+def test_a_password_in_the_cache_url_never_shows_in_its_errors(settings):
+    location = "redis://:secret-pass@127.0.0.1:1/0,redis://user:secret-pass@127.0.0.1:2/0"
+    try:
+        assert redis_cache.breaker_for(location).name == "redis://127.0.0.1:1/0,redis://127.0.0.1:2/0"
     finally:
         redis_cache._breakers.pop(location, None)
