@@ -8,6 +8,7 @@ error naming where it was, and the documents around it are still read.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -18,7 +19,11 @@ import jsonschema
 
 
 class JsonInputError(ValueError):
-    pass
+    """Why a document cannot be read; ``at`` is where in it (``$``: the whole document)."""
+
+    def __init__(self, message: str, *, at: str = "$"):
+        self.at = at
+        super().__init__(message if at == "$" else f"{at}: {message}")
 
 
 @dataclass(frozen=True)
@@ -47,27 +52,101 @@ class JsonItem:
     location: str
     value: Any = None
     error: str | None = None
+    at: str = "$"  # where in the document the error is; when not "$", ``error`` begins with it
 
 
 def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads keeps the last of two equal keys without a word; which one the writer meant
+    # cannot be known, and checks that read the first would pass a document readers see the
+    # second of.
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        duplicate = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise JsonInputError(f"the key {duplicate!r} appears twice in one object; a key may appear once")
+    return value
+
+
+def _half_pair(text: str) -> str | None:
+    """The first half of a UTF-16 surrogate pair standing alone in ``text``, as an escape."""
+    try:
+        text.encode()
+    except UnicodeEncodeError as error:
+        return ascii(text[error.start])[1:-1]  # '\\ud800'
+    return None
+
+
+_HALF_PAIR = "half of a UTF-16 surrogate pair with no other half, which is not text"
+
+
+def _lone_surrogate(value: Any, path: tuple[Any, ...] = ()) -> tuple[tuple[Any, ...], str] | None:
+    """Where a string or a key holds a lone surrogate, and what to say, or None."""
+    if isinstance(value, str):
+        char = _half_pair(value)
+        return (path, f"holds {char}, {_HALF_PAIR}") if char else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            char = _half_pair(key)
+            if char:
+                return (
+                    *path,
+                    key.encode("utf-8", "backslashreplace").decode(),
+                ), f"is a key holding {char}, {_HALF_PAIR}"
+            found = _lone_surrogate(item, (*path, key))
+            if found:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _lone_surrogate(item, (*path, index))
+            if found:
+                return found
+    return None
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _may_hold_surrogates(data: bytes | str) -> bool:
+    # Only a \ud800-\udfff escape can make one (UTF-8 cannot encode them); walking a big
+    # document for nothing is what this saves.
+    if isinstance(data, bytes):
+        return re.search(_SURROGATE_ESCAPE.pattern.encode(), data) is not None
+    return _half_pair(data) is not None or _SURROGATE_ESCAPE.search(data) is not None
+
+
 def parse_json(data: bytes | str, *, limit: int) -> Any:
-    """Parse one JSON value of at most ``limit`` bytes; JsonInputError says what is wrong."""
-    size = len(data.encode() if isinstance(data, str) else data)
+    """Parse one JSON value of at most ``limit`` bytes; JsonInputError says what is wrong.
+
+    Refused besides malformed JSON: NaN and Infinity, a key twice in one object, and strings
+    holding half a UTF-16 surrogate pair (JSON's ``"\\ud800"`` escape allows them, but they are
+    not text: no database, page or UTF-8 file can hold them)."""
+    size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
     if size > limit:
         raise JsonInputError(f"the document is {size:,} bytes; the limit is {limit:,}")
     try:
-        return json.loads(data, parse_constant=_refuse_constant)
+        value = json.loads(data, parse_constant=_refuse_constant, object_pairs_hook=_refuse_duplicate_keys)
     except RecursionError:
         raise JsonInputError("the document is nested too deeply") from None
     except UnicodeDecodeError as error:
         raise JsonInputError(f"not UTF-8 text ({error.reason} at byte {error.start})") from None
     except json.JSONDecodeError as error:
         raise JsonInputError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except JsonInputError:
+        raise
     except ValueError as error:
         raise JsonInputError(f"not JSON: {error}") from None
+    try:
+        found = _lone_surrogate(value) if _may_hold_surrogates(data) else None
+    except RecursionError:
+        raise JsonInputError("the document is nested too deeply") from None
+    if found:
+        path, message = found
+        raise JsonInputError(message, at=_path(path))
+    return value
 
 
 def expand_paths(paths: list[str], *, suffixes: tuple[str, ...] = (".json", ".jsonl")) -> Iterator[str]:
@@ -87,7 +166,7 @@ def _json_lines(stream: BinaryIO, name: str, *, limit: int) -> Iterator[JsonItem
         try:
             yield JsonItem(location, parse_json(line, limit=limit))
         except JsonInputError as error:
-            yield JsonItem(location, error=str(error))
+            yield JsonItem(location, error=str(error), at=error.at)
 
 
 def read_json_values(path: str, *, limit: int) -> Iterator[JsonItem]:
@@ -108,7 +187,7 @@ def read_json_values(path: str, *, limit: int) -> Iterator[JsonItem]:
                 return
             except JsonInputError as error:
                 if "Extra data" not in str(error):
-                    yield JsonItem(name, error=str(error))
+                    yield JsonItem(name, error=str(error), at=error.at)
                     return
         first_line_end = head.find(b"\n")
         if first_line_end == -1 or not head[:first_line_end].strip().endswith((b"}", b"]")):

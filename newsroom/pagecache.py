@@ -47,6 +47,7 @@ from django.utils.module_loading import import_string
 from redis.exceptions import RedisError
 
 from . import localpages
+from .cache import past_the_breaker
 
 # What the cache raises when its server cannot be reached (Redis in production; the local-memory
 # cache never does).
@@ -104,7 +105,8 @@ def tags_changed(tags: list[str]) -> None:
         return
     now = time.time_ns()
     try:
-        cache.set_many({tag_key(tag): now for tag in tags}, timeout=None)
+        with past_the_breaker():  # a page cache that skips reads must still hear of changes
+            cache.set_many({tag_key(tag): now for tag in tags}, timeout=None)
         localpages.announce(tags)
     finally:
         import_string(settings.CACHE_PURGE_HOOK)(tags)
@@ -122,7 +124,8 @@ def pages_changed() -> None:
     Raises when the cache cannot be reached: callers run it as a robust on-commit hook, so a
     change still commits; pages a cache server kept through its outage then stay stale until
     they expire (``PAGE_CACHE_SECONDS``)."""
-    cache.set(GENERATION_KEY, time.time_ns(), timeout=None)
+    with past_the_breaker():
+        cache.set(GENERATION_KEY, time.time_ns(), timeout=None)
     localpages.announce([localpages.EVERYTHING])
 
 

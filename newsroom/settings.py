@@ -162,10 +162,13 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbo
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.getenv("REDIS_URL", "")
+# Pages are rendered anew when the cache cannot be reached (newsroom.pagecache): an
+# unreachable server must cost a request this long at most, not the OS's minutes...
+CACHE_TIMEOUT_SECONDS = envseconds("CACHE_TIMEOUT_SECONDS", "0.5")
+# ...and once: after a cache error the cache is skipped for this long, then tried again
+# (the circuit breaker in newsroom/cache.py).
+CACHE_BREAKER_SECONDS = envseconds("CACHE_BREAKER_SECONDS", "30")
 if REDIS_URL:
-    # Pages are rendered anew when the cache cannot be reached (newsroom.pagecache): an
-    # unreachable server must cost each request this long at most, not the OS's minutes.
-    CACHE_TIMEOUT_SECONDS = envseconds("CACHE_TIMEOUT_SECONDS", "0.5")
     CACHES = {
         "default": {
             # Django's Redis backend, keeping one client per connection pool (see its module).

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
+from django.utils.html import escape
 
 from newsroom.models import Beat, Newsroom
 from newsroom.pagecache import tagged
@@ -53,7 +54,9 @@ class StoryFeed(Feed):
         return item.headline
 
     def item_description(self, item: PublishedVersion) -> str:
-        return item.dek
+        # RSS <description> and Atom <summary type="html"> are HTML to a feed reader; the dek is
+        # plain text (the page shows "<script>" typed in it as text), so it goes as HTML text.
+        return escape(item.dek)
 
     def item_link(self, item: PublishedVersion) -> str:
         return item.absolute_url()

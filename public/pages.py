@@ -27,7 +27,7 @@ from newsroom.models import Beat
 from stories import desk
 from stories.models import PublishedVersion
 
-from .markup import http_url, render_markdown
+from .markup import has_unsafe_links, http_url, render_markdown, without_headings
 
 PAGE_SIZE = 20
 # JSON twins are written as the seeds are: UTF-8 characters kept, two-space indent.
@@ -261,9 +261,58 @@ def _one_line(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+# The twin is read by Markdown renderers that pass raw HTML through (most do), so nothing a
+# writer typed may reach one as a tag or an active link. Escaped, not stripped: the twin says
+# what the page says, and the page shows "<script>" a writer typed as text.
+_BLOCK_START = re.compile(r"^(?:[#>+*=|~`-]|(\d{1,9})([.)]))")
+_ANGLE = re.compile("<")
+_ANGLE_NOT_AUTOLINK = re.compile(r"<(?!(?:https?|mailto):[^\s<>]*>)", re.IGNORECASE)
+_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+_HREF_UNSAFE = str.maketrans({"<": "%3C", ">": "%3E", " ": "%20", '"': "%22", "(": "%28", ")": "%29", "\\": "%5C"})
+
+
+def _no_tags(text: str, *, autolinks: bool = False) -> str:
+    # "&lt;" is shown as "<" by every renderer and is never the start of a tag. In Markdown,
+    # "<https://…>" is a link (the page makes it one) and cannot be a tag: ":" ends a tag name.
+    return (_ANGLE_NOT_AUTOLINK if autolinks else _ANGLE).sub("&lt;", text)
+
+
+def _text(value: object) -> str:
+    """A plain-text field (shown as text on the page) as one line of inert Markdown: no tag,
+    no link, and no line break or leading marker that would start a heading, list or quote."""
+    line = _one_line(str(value))
+    line = _no_tags(line.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]"))
+    return _BLOCK_START.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[0]}", line, count=1)
+
+
+def _markdown(text: str) -> str:
+    """A writer's Markdown (a paragraph, a guide step), kept as written where it is inert.
+
+    Raw HTML is escaped; a link the page would not make (``javascript:``, an image, a reference
+    definition: see ``has_unsafe_links``) has its brackets escaped, so it reads as the text the
+    page shows instead."""
+    text = without_headings(_no_tags(text.strip(), autolinks=True))
+    if has_unsafe_links(text):
+        text = text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    if has_unsafe_links(text):  # no case known; if one exists, every mark is shown as typed
+        text = _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
+    return text
+
+
+def _href(url: str) -> str:
+    """An http(s) URL (from ``http_url``) that cannot end ``<…>`` or ``(…)`` early."""
+    return url.translate(_HREF_UNSAFE)
+
+
+def _front_value(value: Any) -> str:
+    # JSON scalars are valid YAML, and they quote whatever a writer typed; "<" as a JSON escape,
+    # for renderers that show front matter as text.
+    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
+
+
 def _markers(links: list[dict[str, Any]]) -> str:
     return " ".join(
-        f"[M{link['number']}: {', '.join(claim['claim_id'] for claim in link['claims'])}]" for link in links
+        f"[M{link['number']}: {', '.join(_text(claim['claim_id']) for claim in link['claims'])}]" for link in links
     )
 
 
@@ -284,72 +333,73 @@ def story_markdown(page: StoryPage) -> str:
         "sources": len(page.cited_manifest_ids),
         "cited_manifest_ids": page.cited_manifest_ids,
     }
-    # JSON scalars are valid YAML, and they quote whatever a writer typed.
-    out = ["---", *(f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in front.items()), "---", ""]
-    out += [f"# {_one_line(document['headline'])}", ""]
+    out = ["---", *(f"{key}: {_front_value(value)}" for key, value in front.items()), "---", ""]
+    out += [f"# {_text(document['headline'])}", ""]
     if document["dek"]:
-        out += [document["dek"], ""]
+        out += [_text(document["dek"]), ""]
     byline = [page.newsroom_title, page.beat_title, page.trust_text, f"Edition {document['edition']}"]
     if page.published_at:
         byline.append(f"Published {page.published_at:%Y-%m-%d %H:%M} UTC")
-    out += [" · ".join(byline), ""]
+    out += [_text(" · ".join(byline)), ""]
     if page.corrections:
         out += ["## Corrections", ""]
-        out += [f"- {c['published_at']:%Y-%m-%d %H:%M} UTC: {_one_line(c['text'])}" for c in page.corrections] + [""]
+        out += [f"- {c['published_at']:%Y-%m-%d %H:%M} UTC: {_text(c['text'])}" for c in page.corrections] + [""]
     if page.key_facts:
         out += ["## Key facts", ""]
         for fact in page.key_facts:
             note = " (self-reported)" if fact["self_reported"] else ""
-            out.append(f"- {_one_line(fact['text'])}{note} {_markers(fact['links'])}".rstrip())
+            out.append(f"- {_text(fact['text'])}{note} {_markers(fact['links'])}".rstrip())
         out.append("")
     for section, source in zip(page.sections, document["sections"], strict=True):
-        out += [f"## {_one_line(section['heading'])}", ""]
+        out += [f"## {_text(section['heading'])}", ""]
         for item, paragraph in zip(section["paragraphs"], source["paragraphs"], strict=True):
-            out += [f"{paragraph['markdown'].strip()} {_markers(item['links'])}".rstrip(), ""]
+            out += [f"{_markdown(paragraph['markdown'])} {_markers(item['links'])}".rstrip(), ""]
     if page.unresolved:
-        out += ["## Unresolved", ""] + [f"- {_one_line(text)}" for text in page.unresolved] + [""]
+        out += ["## Unresolved", ""] + [f"- {_text(text)}" for text in page.unresolved] + [""]
     if page.decision_card:
         out += ["## Decision card", ""]
         for label, texts in page.decision_card:
-            out += [f"### {label}", ""] + [f"- {_one_line(text)}" for text in texts] + [""]
+            out += [f"### {label}", ""] + [f"- {_text(text)}" for text in texts] + [""]
     if page.ledger:
         out += ["## Manifests", ""]
         for entry in page.ledger:
             manifest = entry["manifest"]
             if manifest is None:
-                out.append(f"- [M{entry['number']}] Manifest {entry['manifest_id']} (not in the store)")
+                out.append(f"- [M{entry['number']}] Manifest {_text(entry['manifest_id'])} (not in the store)")
                 continue
-            parts = [f"- [M{entry['number']}] {_one_line(manifest['title'])}", manifest["source_name"]]
+            parts = [f"- [M{entry['number']}] {_text(manifest['title'])}", _text(manifest["source_name"])]
             if manifest["published_date"]:
-                parts.append(manifest["published_date"])
-            parts.append(f"manifest {entry['manifest_id']}")
+                parts.append(_text(manifest["published_date"]))
+            parts.append(f"manifest {_text(entry['manifest_id'])}")
             if entry["source_href"]:
-                parts.append(f"<{entry['source_href']}>")
+                parts.append(f"<{_href(entry['source_href'])}>")
             out.append(" · ".join(parts))
         out.append("")
     guide = page.run_guide
     if guide and guide.get("commands"):
-        out += [f"## {_one_line(guide['title'])}", "", guide["summary"], ""]
-        out += [f"{step['n']}. **{_one_line(step['title'])}**: {_one_line(step['text'])}" for step in guide["steps"]]
+        out += [f"## {_text(guide['title'])}", "", _text(guide["summary"]), ""]
+        out += [
+            f"{step['n']}. **{_text(step['title'])}**: {_markdown(_one_line(step['text']))}" for step in guide["steps"]
+        ]
         commands = guide["commands"]
         out += ["", "```sh", commands["one"], "```", "", "```sh", commands["all"], "```", ""]
     if page.writer and page.writer.get("agent"):
-        out += ["## Writer", "", f"{page.writer['agent']} (run {page.writer['run_id']})", ""]
+        out += ["## Writer", "", _text(f"{page.writer['agent']} (run {page.writer['run_id']})"), ""]
     if page.related:
         out += ["## Related", ""]
         for link in page.related:
-            headline = _one_line(link["headline"])
-            out.append(f"- [{headline}]({link['href']})" if link["href"] else f"- {headline}")
+            headline = _text(link["headline"])
+            out.append(f"- [{headline}]({_href(link['href'])})" if link["href"] else f"- {headline}")
         out.append("")
     if page.disclosure:
-        out += ["## Disclosure", "", page.disclosure, ""]
+        out += ["## Disclosure", "", _text(page.disclosure), ""]
     if page.reuse:
         terms = page.reuse
-        out += ["## Reuse", "", terms["summary"], ""]
+        out += ["## Reuse", "", _text(terms["summary"]), ""]
         out += [
-            f"- Credit: {terms['attribution']}",
-            f"- Canonical URL: <{page.url}>",
-            f"- Terms: <{page.reuse_terms_url}>",
+            f"- Credit: {_text(terms['attribution'])}",
+            f"- Canonical URL: <{_href(page.url)}>",
+            f"- Terms: <{_href(page.reuse_terms_url)}>",
             "",
         ]
     return "\n".join(out)

@@ -9,6 +9,7 @@ get nothing there yet; a preview is never cached nor indexed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from functools import lru_cache
@@ -328,12 +329,17 @@ def beat_json(request: HttpRequest, newsroom: str, beat: str) -> JsonResponse:
     return tagged(JsonResponse(document, json_dumps_params=pages.JSON_PARAMS), [f"beat-{newsroom}-{beat}"])
 
 
+# PostgreSQL refuses text holding NUL (a 500 for "?q=%00"), and no story holds a control
+# character: in a query they separate words, as a space does.
+_QUERY_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 # Search pages are not stored server-side: every distinct query would be one more entry, and
 # a reader rarely repeats one. They still carry validators and CDN headers.
 @require_safe
 @public_page(query=("q", "page"), store=False)
 def search(request: HttpRequest) -> HttpResponse:
-    query = clean_query(request.GET.get("q", ""))
+    query = clean_query(_QUERY_CONTROLS.sub(" ", request.GET.get("q", "")))
     page = pages.paginate(request, search_versions(pages.live_listed(), query)) if query else None
     return render(request, "stories/search.html", {"query": query, "page": page})
 

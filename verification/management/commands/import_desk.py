@@ -51,7 +51,10 @@ class Command(BaseCommand):
             for item in read_json_values(path, limit=settings.DESK_MAX_DOCUMENT_BYTES):
                 if item.error:
                     failed += 1
-                    self.stderr.write(f"{item.location}: $: {item.error}")
+                    # An error inside the document begins with its path; one about the whole
+                    # document (not JSON, too big) is at "$".
+                    where = "" if item.at != "$" else "$: "
+                    self.stderr.write(f"{item.location}: {where}{item.error}")
                     continue
                 try:
                     result = story_import_desk(document=item.value, as_draft=draft, actor=ACTOR)
