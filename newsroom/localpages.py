@@ -147,17 +147,18 @@ class LocalPages:
                 del self._pages[key]
 
 
-_local: LocalPages | None = None
+_local: dict[tuple[str, str, int], LocalPages] = {}
 _local_lock = threading.Lock()
 
 
 def local_pages() -> LocalPages | None:
-    """This process's copies, when the page cache is Redis and they are enabled."""
-    global _local
+    """This process's copies, when the page cache is Redis and they are enabled: one set per
+    Redis, channel and size, so a change of settings (a test's own key prefix) gets its own."""
     if not (settings.PAGE_CACHE_LOCAL_ENTRIES and _shared_redis()):
         return None
-    if _local is None:
+    config = (settings.REDIS_URL, channel(), settings.PAGE_CACHE_LOCAL_ENTRIES)
+    local = _local.get(config)
+    if local is None:
         with _local_lock:
-            if _local is None:
-                _local = LocalPages(settings.REDIS_URL, channel(), settings.PAGE_CACHE_LOCAL_ENTRIES)
-    return _local
+            local = _local.setdefault(config, LocalPages(*config))
+    return local

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import uuid
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,13 @@ def seed_site_texts(db) -> dict[str, dict[str, SiteText]]:
         document["slug"]: add_site_texts(document, effective_from=parse_utc(document["published_at"]))
         for document in sorted(documents, key=lambda document: document["published_at"])
     }
+
+
+@pytest.fixture(autouse=True)
+def own_cache_keys(settings):
+    """With Redis as the cache, each test keys its entries under a prefix of its own: xdist
+    workers share the Redis database, and a page one test stored must never answer another's
+    request. (The public-site tests use a local-memory cache of their own instead.)"""
+    default = settings.CACHES["default"]
+    if "Redis" in default["BACKEND"]:
+        settings.CACHES = {**settings.CACHES, "default": {**default, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
