@@ -57,6 +57,10 @@ def render_artifacts(document: dict[str, Any], *, withdrawn: bool = False) -> Ar
     )
 
 
+# The format it renders in, for ``manage.py rerender`` (which reaches the renderer through settings).
+render_artifacts.render_format = RENDER_FORMAT
+
+
 def render_preview(document: dict[str, Any], *, status_text: str) -> str:
     """An editor's preview of a working copy, exactly as readers would get it, marked as such."""
     return render_story_page(StoryPage(document, preview=True, status_text=status_text))

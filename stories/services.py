@@ -312,10 +312,19 @@ class Artifacts:
     render_format: int
 
 
-def _render(document: dict[str, Any], *, withdrawn: bool = False) -> Artifacts:
+def _renderer() -> Any:
     # The renderer lives in the public site, a floor above; settings name it, as they name a
     # template or cache backend, so this room needs nothing from up there.
-    return import_string(settings.STORY_ARTIFACT_RENDERER)(document, withdrawn=withdrawn)
+    return import_string(settings.STORY_ARTIFACT_RENDERER)
+
+
+def _render(document: dict[str, Any], *, withdrawn: bool = False) -> Artifacts:
+    return _renderer()(document, withdrawn=withdrawn)
+
+
+def current_render_format() -> int:
+    """The format the renderer in settings renders in: versions of another are rendered again."""
+    return _renderer().render_format
 
 
 def _fill_version(version: PublishedVersion, document: dict[str, Any], *, withdrawn: bool = False) -> None:

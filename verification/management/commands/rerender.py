@@ -4,7 +4,7 @@ a site-frame change (the site's name, its header and footer, its stylesheet's ad
 from django.core.management.base import BaseCommand
 
 from stories.models import PublishedVersion
-from stories.services import version_rerender
+from stories.services import current_render_format, version_rerender
 
 
 class Command(BaseCommand):
@@ -18,13 +18,9 @@ class Command(BaseCommand):
         parser.add_argument("--all", action="store_true", help="Every version, whatever format it was rendered in.")
 
     def handle(self, *args, all: bool, **options):
-        from django.conf import settings
-        from django.utils.module_loading import import_string
-
-        current = import_string(settings.STORY_ARTIFACT_RENDERER.rsplit(".", 1)[0] + ".RENDER_FORMAT")
         versions = PublishedVersion.objects.order_by("pk")
         if not all:
-            versions = versions.exclude(render_format=current)
+            versions = versions.exclude(render_format=current_render_format())
         changed = total = 0
         for version in versions.iterator(chunk_size=200):
             total += 1
