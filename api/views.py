@@ -6,12 +6,8 @@ copy; a story's detail is its JSON twin, the bytes stored when it was published.
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
-from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
-from django.conf import settings
-from django.db import connection
 from django.http import HttpResponse
 from django.urls import Resolver404, resolve
 from django.utils import timezone
@@ -26,8 +22,8 @@ from rest_framework.views import APIView
 from editions.models import Edition
 from manifests.models import Manifest
 from newsroom.models import Beat, Newsroom
-from newsroom.reversing import cached_reverse
 from stories.models import LiveCitation, PublishedVersion
+from stories.stored import Stored, stored_by_id
 
 from . import listcache, serializers
 from .conditional import ConditionalMixin, stories_changed_at
@@ -210,7 +206,7 @@ class StoryDetail(ReadView, APIView):
     def get(self, request: Request, id: str) -> HttpResponse:
         version = self._version(id)
         # The stored twin itself, not re-serialised: the same bytes as the site's index.json.
-        response = HttpResponse(version.document, content_type="application/json")
+        response = HttpResponse(version.artifact, content_type="application/json")
         response["Link"] = f'<{version.absolute_url()}>; rel="canonical"; type="text/html"'
         self.changed_at = version.modified_at
         return response
@@ -220,47 +216,13 @@ class StoryDetail(ReadView, APIView):
         missing = NotFound(f"No published story has the id {id!r}.")
         if not id.isdigit() or not 0 < int(id) <= MAX_DESK_ID:
             raise missing
-        with connection.cursor() as cursor:
-            cursor.execute(_version_sql(connection.vendor), [int(id)])
-            row = cursor.fetchone()
-        version = None if row is None else Stored(*row[:3], *(_aware(value) for value in row[3:6]), row[6])
+        version = stored_by_id(desk_id=int(id), artifact="document")
         # A story scheduled for later is not public yet, retracted or not: nothing to say of it.
         if version is None or version.published_at > timezone.now():
             raise missing
         if version.withdrawn_at is not None:
             raise Gone()
         return version
-
-
-class Stored(NamedTuple):
-    """What a story's detail reads of its published version."""
-
-    desk_id: int
-    dateline: date
-    slug: str
-    published_at: datetime
-    modified_at: datetime
-    withdrawn_at: datetime | None
-    document: str
-
-    def absolute_url(self) -> str:
-        return settings.SITE_URL + cached_reverse("story", date=self.dateline.isoformat(), slug=self.slug)
-
-
-@lru_cache(maxsize=4)
-def _version_sql(vendor: str) -> str:
-    """One indexed lookup by desk id, as plain SQL from the model's table and columns (as the
-    site's story routes do): the ORM would build the statement anew on every request, which
-    costs more than running it."""
-    meta = PublishedVersion._meta
-    quote = connection.ops.quote_name
-    names = ", ".join(quote(meta.get_field(name).column) for name in Stored._fields)
-    return f"SELECT {names} FROM {quote(meta.db_table)} WHERE {quote(meta.get_field('desk_id').column)} = %s"
-
-
-def _aware(value: datetime | None) -> datetime | None:
-    # SQLite gives back the naive UTC times Django stores there; PostgreSQL aware ones.
-    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
 
 
 class NoEndpoint(ReadView, APIView):

@@ -11,26 +11,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import UTC, date, datetime
-from functools import lru_cache
+from datetime import date
 from itertools import groupby
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.conf import settings
 from django.contrib.sitemaps import views as sitemap_views
-from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from editions.models import Edition
 from newsroom.models import Beat, Newsroom, ReuseTerms
 from newsroom.pagecache import last_modified, private_response, public_page, tagged
-from newsroom.reversing import cached_reverse
 from stories import desk
 from stories.models import PublishedVersion, Story
+from stories.stored import Stored, stored_at
 
 from . import pages
 from .artifacts import render_preview
@@ -41,56 +38,12 @@ LLMS_STORIES = 50
 PREVIEW_PERMISSION = "stories.view_story"
 
 
-class Stored(NamedTuple):
-    """What a story route reads of a published version: its state and the one artifact it sends."""
-
-    desk_id: int
-    dateline: date
-    slug: str
-    published_at: datetime
-    modified_at: datetime
-    withdrawn_at: datetime | None
-    artifact: str
-
-    @property
-    def is_live(self) -> bool:
-        return self.withdrawn_at is None and self.published_at <= timezone.now()
-
-    def absolute_url(self) -> str:
-        return settings.SITE_URL + cached_reverse("story", date=self.dateline.isoformat(), slug=self.slug)
-
-
-@lru_cache(maxsize=8)
-def _address_sql(field: str, vendor: str) -> str:
-    """One indexed lookup of a story's address, with the one artifact a route sends, as plain
-    SQL from the model's table and columns: the ORM would build this statement anew on every
-    request, which costs several times running it (0.2 ms against 0.05 ms on SQLite here)."""
-    meta = PublishedVersion._meta
-    columns = ["desk_id", "dateline", "slug", "published_at", "modified_at", "withdrawn_at", field]
-    quote = connection.ops.quote_name
-    return (
-        f"SELECT {', '.join(quote(meta.get_field(name).column) for name in columns)} FROM {quote(meta.db_table)} "
-        f"WHERE {quote(meta.get_field('dateline').column)} = %s AND {quote(meta.get_field('slug').column)} = %s"
-    )
-
-
-def _aware(value: datetime | None) -> datetime | None:
-    # SQLite gives back the naive UTC times Django stores there; PostgreSQL aware ones.
-    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
-
-
 def _version_at(day: str, slug: str, field: str) -> Stored | None:
     try:
         dateline = date.fromisoformat(day)
     except ValueError:
         raise Http404("No such date") from None
-    with connection.cursor() as cursor:
-        cursor.execute(_address_sql(field, connection.vendor), [dateline, slug])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    desk_id, dateline, slug, published_at, modified_at, withdrawn_at, artifact = row
-    return Stored(desk_id, dateline, slug, _aware(published_at), _aware(modified_at), _aware(withdrawn_at), artifact)
+    return stored_at(dateline=dateline, slug=slug, artifact=field)
 
 
 def _preview(request: HttpRequest, day: str, slug: str) -> Story | None:

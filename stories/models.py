@@ -405,7 +405,12 @@ class PublishedVersion(models.Model):
 
     @property
     def is_live(self) -> bool:
-        return self.withdrawn_at is None and self.published_at <= timezone.now()
+        return self.live_at(published_at=self.published_at, withdrawn_at=self.withdrawn_at)
+
+    @staticmethod
+    def live_at(*, published_at: datetime, withdrawn_at: datetime | None) -> bool:
+        """The row-level twin of ``live()``: not withdrawn, and its publication time has come."""
+        return withdrawn_at is None and published_at <= timezone.now()
 
     @property
     def trust_text(self) -> str:

@@ -1,0 +1,80 @@
+"""One indexed read of a published version's state and one of its stored artifacts.
+
+The public story routes (by address) and the API's story detail (by id) answer most requests
+with exactly this, so it is plain SQL built once from the model's table and columns: the ORM
+would build the statement anew on every request, which costs several times running it (0.2 ms
+against 0.05 ms on SQLite here).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from functools import lru_cache
+from typing import NamedTuple
+
+from django.conf import settings
+from django.db import connection
+
+from newsroom.reversing import cached_reverse
+
+from .models import PublishedVersion
+
+COLUMNS = ("desk_id", "dateline", "slug", "published_at", "modified_at", "withdrawn_at")
+ARTIFACTS = ("page_html", "document", "markdown")
+
+
+class Stored(NamedTuple):
+    """A published version's state and the one artifact a route sends."""
+
+    desk_id: int
+    dateline: date
+    slug: str
+    published_at: datetime
+    modified_at: datetime
+    withdrawn_at: datetime | None
+    artifact: str
+
+    @property
+    def is_live(self) -> bool:
+        return PublishedVersion.live_at(published_at=self.published_at, withdrawn_at=self.withdrawn_at)
+
+    def absolute_url(self) -> str:
+        return settings.SITE_URL + cached_reverse("story", date=self.dateline.isoformat(), slug=self.slug)
+
+
+@lru_cache(maxsize=16)
+def _sql(artifact: str, keys: tuple[str, ...], vendor: str) -> str:
+    # ``vendor`` only keys the memo: quoting differs between databases.
+    meta = PublishedVersion._meta
+    quote = connection.ops.quote_name
+    column = meta.get_field
+    selected = ", ".join(quote(column(name).column) for name in (*COLUMNS, artifact))
+    where = " AND ".join(f"{quote(column(name).column)} = %s" for name in keys)
+    return f"SELECT {selected} FROM {quote(meta.db_table)} WHERE {where}"
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    # SQLite gives back the naive UTC times Django stores there; PostgreSQL aware ones.
+    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
+
+
+def _read(artifact: str, **keys: object) -> Stored | None:
+    if artifact not in ARTIFACTS:
+        raise ValueError(f"{artifact!r} is not a stored artifact")
+    with connection.cursor() as cursor:
+        cursor.execute(_sql(artifact, tuple(keys), connection.vendor), list(keys.values()))
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    desk_id, dateline, slug, published_at, modified_at, withdrawn_at, text = row
+    return Stored(desk_id, dateline, slug, _aware(published_at), _aware(modified_at), _aware(withdrawn_at), text)
+
+
+def stored_at(*, dateline: date, slug: str, artifact: str) -> Stored | None:
+    """The version at a story's address, whatever its state."""
+    return _read(artifact, dateline=dateline, slug=slug)
+
+
+def stored_by_id(*, desk_id: int, artifact: str) -> Stored | None:
+    """The version of the story with this desk/1 id, whatever its state."""
+    return _read(artifact, desk_id=desk_id)
