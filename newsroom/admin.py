@@ -1,6 +1,22 @@
-from django.contrib import admin
+from typing import Any
 
-from .models import Beat, Disclosure, Newsroom, ReuseTerms, RunGuide, SponsorAd
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from .models import Beat, Disclosure, Membership, Newsroom, ReuseTerms, RunGuide, SponsorAd
+from .roles import grant_role
+
+
+class InUsersNewsroomsAdmin:
+    """An admin page that shows a user only the rows of the newsrooms they have a role in
+    (every newsroom's for a superuser). ``newsroom_lookup`` leads from the model to its newsroom."""
+
+    newsroom_lookup = "story__newsroom"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        mine = Newsroom.objects.for_user(request.user)
+        return super().get_queryset(request).filter(**{f"{self.newsroom_lookup}__in": mine})
 
 
 class BeatInline(admin.TabularInline):
@@ -17,14 +33,35 @@ class NewsroomAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ("title",)}
     inlines = [BeatInline]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).for_user(request.user)
+
 
 @admin.register(Beat)
-class BeatAdmin(admin.ModelAdmin):
+class BeatAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
+    newsroom_lookup = "newsroom"
     list_display = ["title", "slug", "newsroom"]
     list_filter = ["newsroom"]
     list_select_related = ["newsroom"]
     search_fields = ["title", "slug", "newsroom__title"]
     autocomplete_fields = ["newsroom"]
+
+
+@admin.register(Membership)
+class MembershipAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
+    """Who works where, and as what. Chiefs see their newsrooms' people; superusers grant roles
+    (as ``manage.py add_editor`` does)."""
+
+    list_display = ["user", "newsroom", "role", "created_at"]
+    list_filter = ["role", "newsroom"]
+    list_select_related = ["user", "newsroom"]
+    search_fields = ["user__username", "newsroom__title", "newsroom__slug"]
+    autocomplete_fields = ["user", "newsroom"]
+    newsroom_lookup = "newsroom"
+
+    def save_model(self, request: HttpRequest, obj: Membership, form: Any, change: bool) -> None:
+        # One way to give a role: it also makes the user staff and gives the role's permissions.
+        obj.pk = grant_role(user=obj.user, newsroom=obj.newsroom, role=obj.role).pk
 
 
 class SiteTextAdmin(admin.ModelAdmin):

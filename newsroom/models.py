@@ -23,6 +23,20 @@ from django.utils import timezone
 from .reversing import cached_reverse
 
 
+class NewsroomQuerySet(models.QuerySet):
+    def for_user(self, user: Any, *, role: str | None = None) -> NewsroomQuerySet:
+        """The newsrooms a user works in (every one for a superuser), optionally only those
+        where the user holds ``role`` or a higher one."""
+        if not getattr(user, "is_authenticated", False) or not user.is_active:
+            return self.none()
+        if user.is_superuser:
+            return self
+        memberships = Membership.objects.filter(user=user)
+        if role == Role.CHIEF:
+            memberships = memberships.filter(role=Role.CHIEF)
+        return self.filter(pk__in=memberships.values("newsroom_id"))
+
+
 class Newsroom(models.Model):
     slug = models.SlugField(max_length=100, unique=True)
     title = models.CharField(max_length=200)
@@ -32,6 +46,8 @@ class Newsroom(models.Model):
         help_text="Publish a submitted story automatically when every check passes.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = NewsroomQuerySet.as_manager()
 
     class Meta:
         ordering = ["title"]
@@ -58,6 +74,28 @@ class Beat(models.Model):
 
     def get_absolute_url(self) -> str:
         return cached_reverse("beat", newsroom=self.newsroom.slug, beat=self.slug)
+
+
+class Role(models.TextChoices):
+    # Ordered: a chief may do everything an editor may.
+    EDITOR = "editor", "Editor (writes and submits)"
+    CHIEF = "chief", "Chief (also publishes, overrides, corrects and retracts)"
+
+
+class Membership(models.Model):
+    """A user's role in one newsroom: what they may see and change there, and nowhere else."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="newsroom_memberships")
+    newsroom = models.ForeignKey(Newsroom, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.EDITOR)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["newsroom__title", "user__username"]
+        constraints = [models.UniqueConstraint(fields=["user", "newsroom"], name="membership_unique_per_newsroom")]
+
+    def __str__(self) -> str:
+        return f"{self.user} is {self.get_role_display().split(' (')[0].lower()} of {self.newsroom}"
 
 
 def fingerprint_of(content: dict[str, Any]) -> str:

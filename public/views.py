@@ -56,7 +56,8 @@ def _preview(request: HttpRequest, day: str, slug: str) -> Story | None:
         dateline = date.fromisoformat(day)
     except ValueError:
         return None
-    return Story.objects.with_parts().filter(dateline=dateline, slug=slug).first()
+    # Only the newsrooms the user has a role in: another newsroom's draft is a 404 to them.
+    return Story.objects.for_user(user).with_parts().filter(dateline=dateline, slug=slug).first()
 
 
 def _links(response: HttpResponse, url: str) -> HttpResponse:

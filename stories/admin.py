@@ -7,6 +7,8 @@ gate. The live versions themselves are shown read-only.
 
 from django.contrib import admin
 
+from newsroom.admin import InUsersNewsroomsAdmin
+
 from .models import (
     Cite,
     Correction,
@@ -186,7 +188,7 @@ class ParagraphInline(admin.StackedInline):
 
 
 @admin.register(Section)
-class SectionAdmin(RecordsStoryChange, admin.ModelAdmin):
+class SectionAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
     list_display = ["heading", "story", "position"]
     list_select_related = ["story"]
     search_fields = ["heading", "story__headline"]
@@ -195,7 +197,7 @@ class SectionAdmin(RecordsStoryChange, admin.ModelAdmin):
 
 
 @admin.register(Paragraph)
-class ParagraphAdmin(RecordsStoryChange, admin.ModelAdmin):
+class ParagraphAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
     list_display = ["__str__", "section", "position"]
     list_select_related = ["section"]
     search_fields = ["markdown"]
@@ -213,7 +215,7 @@ class ParagraphAdmin(RecordsStoryChange, admin.ModelAdmin):
 
 
 @admin.register(KeyFact)
-class KeyFactAdmin(RecordsStoryChange, admin.ModelAdmin):
+class KeyFactAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
     list_display = ["__str__", "story", "self_reported"]
     list_filter = ["self_reported"]
     list_select_related = ["story"]
@@ -224,7 +226,7 @@ class KeyFactAdmin(RecordsStoryChange, admin.ModelAdmin):
 
 
 @admin.register(Cite)
-class CiteAdmin(RecordsStoryChange, admin.ModelAdmin):
+class CiteAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
     list_display = ["manifest_id", "claim_ids", "story", "key_fact", "paragraph"]
     list_select_related = ["story", "key_fact", "paragraph"]
     search_fields = ["manifest_id", "story__headline"]
@@ -232,7 +234,7 @@ class CiteAdmin(RecordsStoryChange, admin.ModelAdmin):
 
 
 @admin.register(Revision)
-class RevisionAdmin(admin.ModelAdmin):
+class RevisionAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
     list_display = ["story", "created_at", "actor", "note"]
     list_select_related = ["story"]
     search_fields = ["story__headline", "actor", "note"]
@@ -246,7 +248,7 @@ class RevisionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Image)
-class ImageAdmin(RecordsStoryChange, admin.ModelAdmin):
+class ImageAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
     list_display = ["__str__", "story", "credit", "position"]
     list_select_related = ["story"]
     search_fields = ["alt", "caption", "credit", "story__headline"]
@@ -254,7 +256,7 @@ class ImageAdmin(RecordsStoryChange, admin.ModelAdmin):
 
 
 @admin.register(ListItem)
-class ListItemAdmin(RecordsStoryChange, admin.ModelAdmin):
+class ListItemAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
     list_display = ["__str__", "kind", "story", "position"]
     list_filter = ["kind"]
     list_select_related = ["story"]
@@ -263,7 +265,7 @@ class ListItemAdmin(RecordsStoryChange, admin.ModelAdmin):
 
 
 @admin.register(RelatedLink)
-class RelatedLinkAdmin(RecordsStoryChange, admin.ModelAdmin):
+class RelatedLinkAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
     list_display = ["headline", "story", "url", "position"]
     list_select_related = ["story"]
     search_fields = ["headline", "slug", "story__headline"]
@@ -271,7 +273,7 @@ class RelatedLinkAdmin(RecordsStoryChange, admin.ModelAdmin):
 
 
 @admin.register(Correction)
-class CorrectionAdmin(admin.ModelAdmin):
+class CorrectionAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
     """Corrections are history: listed and read here, added only through the story's action."""
 
     list_display = ["__str__", "story", "published_at"]
@@ -291,10 +293,11 @@ class CorrectionAdmin(admin.ModelAdmin):
 
 
 @admin.register(PublishedVersion)
-class PublishedVersionAdmin(admin.ModelAdmin):
+class PublishedVersionAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
     """What readers get: made only by the publish gate, changed only by corrections and
     retractions, so read-only here."""
 
+    newsroom_lookup = "newsroom"
     list_display = ["headline", "desk_id", "newsroom", "published_at", "modified_at", "live", "gate", "flag"]
     list_select_related = ["newsroom"]
     list_filter = ["newsroom", ("withdrawn_at", admin.EmptyFieldListFilter)]

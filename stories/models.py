@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from newsroom.models import Newsroom
 from newsroom.reversing import cached_reverse
 
 validate_desk_slug = RegexValidator(
@@ -43,6 +44,12 @@ def suggest_trust(*, source_count: int, publisher_count: int) -> str:
 
 
 class StoryQuerySet(models.QuerySet):
+    def for_user(self, user: Any) -> StoryQuerySet:
+        """The stories of the newsrooms the user has a role in (all of them for a superuser)."""
+        if getattr(user, "is_superuser", False) and user.is_active:
+            return self
+        return self.filter(newsroom__in=Newsroom.objects.for_user(user))
+
     def published(self) -> StoryQuerySet:
         """Stories that have a live version readers may see (``PublishedVersion.objects.live()``
         is what the public routes read; this is the same set, as working copies)."""

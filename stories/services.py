@@ -14,6 +14,7 @@ from django.utils.module_loading import import_string
 
 from manifests.models import Manifest
 from newsroom.models import Beat, Newsroom, SiteText
+from newsroom.roles import may_publish
 
 from . import desk
 from .models import (
@@ -434,9 +435,10 @@ def actor_of(user: Any) -> str:
     return user.get_username() if user is not None else ""
 
 
-def _require_change_permission(user: Any, what: str) -> None:
-    if user is None or not user.has_perm("stories.change_story"):
-        raise WorkflowPermissionDenied(f"{what} needs the permission to change stories")
+def require_chief(user: Any, story: Story, what: str) -> None:
+    """Refuse unless the user is a chief of the story's newsroom (a superuser is chief everywhere)."""
+    if user is None or not may_publish(user, story.newsroom_id):
+        raise WorkflowPermissionDenied(f"{what} needs the chief role in the story's newsroom")
 
 
 def _written(text: Any, what: str) -> str:
@@ -457,7 +459,7 @@ def story_retract(*, story: Story, user: Any, reason: str) -> Story:
     reason = _written(reason, "A retraction reason")
     if len(reason) > RETRACTION_REASON_MAX:
         raise WorkflowError(f"A retraction reason is at most {RETRACTION_REASON_MAX} characters, not {len(reason)}")
-    _require_change_permission(user, "Retracting a story")
+    require_chief(user, story, "Retracting a story")
     with transaction.atomic():
         # Lock the story row: two retractions, or a retraction racing a publication or a
         # correction, change the story one after the other.
@@ -484,7 +486,7 @@ def story_add_correction(*, story: Story, text: str, user: Any) -> Correction:
     """Append a correction, dated now, to a published story: to its live version at once (the
     page, both twins, feeds and JSON-LD) and to its working copy. Never edited away."""
     text = _written(text, "A correction")
-    _require_change_permission(user, "Correcting a story")
+    require_chief(user, story, "Correcting a story")
     with transaction.atomic():
         # Lock the story row so two corrections added at once take positions one after the other.
         current = Story.objects.select_for_update().get(pk=story.pk)

@@ -16,6 +16,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 import stories.admin  # noqa: F401  (registers StoryAdmin, which is extended below)
+from newsroom.admin import InUsersNewsroomsAdmin
 from stories.models import Story
 
 from .models import VerificationRun
@@ -58,7 +59,7 @@ def checks_html(run: VerificationRun) -> SafeString:
 
 
 @admin.register(VerificationRun)
-class VerificationRunAdmin(admin.ModelAdmin):
+class VerificationRunAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
     """Runs are records: read-only here. Overrides are given through the publish gate."""
 
     list_display = ["id", "story", "status_badge", "queued_at", "finished_at", "started_by", "is_current", "overridden"]

@@ -1,8 +1,8 @@
 """The publish gate, and what a finished verification run does to its story.
 
 ``story_publish`` is the one way a story becomes published: admin, API and tasks all call it.
-It refuses unless the newest run for the story's *current* content passed, or an editor holding
-``verification.override_verificationrun`` gives a written reason (kept on the run). An edit
+It refuses unless the newest run for the story's *current* content passed, or a chief of the
+story's newsroom gives a written reason (kept on the run). An edit
 changes the story's content hash, so a run checked before the edit no longer counts.
 
 ``story_apply_verdict`` moves a submitted story to verified or failed when its run finishes,
@@ -25,13 +25,18 @@ from django.utils import timezone
 
 from stories.desk import SITE_TEXT_MODELS, site_texts_in_force
 from stories.models import PublishedVersion, Story
-from stories.services import WorkflowError, WorkflowPermissionDenied, story_record_change, version_freeze
+from stories.services import (
+    WorkflowError,
+    WorkflowPermissionDenied,
+    require_chief,
+    story_record_change,
+    version_freeze,
+)
 
 from .models import VerificationRun
 
 logger = logging.getLogger(__name__)
 
-OVERRIDE_PERMISSION = "verification.override_verificationrun"
 AUTO_PUBLISH_ACTOR = "auto-publish"
 # Stories the gate may publish: a published one too, when its working copy holds new content.
 # A retracted story stays so.
@@ -51,7 +56,7 @@ class PublishRefused(WorkflowError):
 
 
 class OverrideRefused(PublishRefused, WorkflowPermissionDenied):
-    """An override was asked for by someone without the override permission."""
+    """An override was asked for without a chief signed in."""
 
 
 @dataclass(frozen=True)
@@ -91,8 +96,9 @@ def story_publish(*, story: Story, actor: str, user: Any = None, override_reason
 
     ``actor`` names who or what publishes (a username, "auto-publish", "api:<agent>");
     ``user``, when given, must be allowed to change stories, and must hold the override
-    permission to publish through checks that did not pass with ``override_reason``.
-    Raises ``PublishRefused`` (``OverrideRefused`` for a missing permission) with a message an
+    chief role in the story's newsroom (``newsroom.roles``), which also lets them publish through
+    checks that did not pass with ``override_reason``.
+    Raises ``PublishRefused`` (``OverrideRefused`` for an override without a user) with a message an
     editor can act on. Publishing a published story does nothing and returns
     ``published=False``: it never happens twice, and never half (one transaction).
     """
@@ -103,8 +109,8 @@ def story_publish(*, story: Story, actor: str, user: Any = None, override_reason
         raise PublishRefused("An override reason must be text")
     if reason and "\x00" in reason:
         raise PublishRefused("An override reason contains a NUL character")
-    if user is not None and not user.has_perm("stories.change_story"):
-        raise WorkflowPermissionDenied("Publishing a story needs the permission to change stories")
+    if user is not None:
+        require_chief(user, story, "Publishing a story")
 
     with transaction.atomic():
         # Lock the story row until commit: a concurrent publish, edit or retraction of this story
@@ -132,12 +138,12 @@ def story_publish(*, story: Story, actor: str, user: Any = None, override_reason
             if not reason:
                 raise PublishRefused(
                     f"Story {current.desk_id} cannot be published: {_why_not_passed(run)}. "
-                    "An editor with the override permission may publish it with a written reason."
+                    "A chief of its newsroom may override the checks with a written reason."
                 )
-            if user is None or not user.has_perm(OVERRIDE_PERMISSION):
+            if user is None:
                 raise OverrideRefused(
                     f"Story {current.desk_id} cannot be published: {_why_not_passed(run)}; "
-                    "overriding the checks needs the permission 'Can publish a story whose checks did not pass'"
+                    "only a chief of its newsroom, signed in, may override the checks"
                 )
             overriding = True
 

@@ -4,7 +4,7 @@ draft → submitted (checks queued) → verified | failed → published → corr
 
 - ``story_submit`` records the submission and a pending run, and queues the checks after commit.
 - ``story_publish`` is the gate (``verification.gate``): passed checks for the current content,
-  or an override with a written reason by an editor holding the permission.
+  or an override with a written reason by a chief of the story's newsroom.
 - ``story_retract`` and ``story_add_correction`` touch only the story (``stories.services``).
 
 Every step records a revision and, when readers' view changes, sends ``story_changed`` after
@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from newsroom.roles import may_write
 from stories.models import PublishedVersion, Story
 from stories.services import (
     WorkflowError,
@@ -30,7 +31,6 @@ from stories.services import (
 
 from .gate import (
     AUTO_PUBLISH_ACTOR,
-    OVERRIDE_PERMISSION,
     OverrideRefused,
     PublishRefused,
     PublishResult,
@@ -44,7 +44,6 @@ from .tasks import enqueue_verification
 
 __all__ = [
     "AUTO_PUBLISH_ACTOR",
-    "OVERRIDE_PERMISSION",
     "SUBMITTABLE",
     "OverrideRefused",
     "PublishRefused",
@@ -85,6 +84,8 @@ def story_submit(*, story: Story, actor: str, user: Any = None, recheck: bool = 
     """
     if not isinstance(actor, str) or not actor.strip():
         raise ValueError("actor must name who or what submits the story")
+    if user is not None and not may_write(user, story.newsroom_id):
+        raise WorkflowPermissionDenied("Submitting a story needs a role in the story's newsroom")
     with transaction.atomic():
         # Lock the story row: a concurrent submit, edit or publish of this story waits, so the run
         # is recorded for the content hash this transaction computed.

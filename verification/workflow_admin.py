@@ -3,7 +3,7 @@
 A mixin for the story admin (``verification/admin.py`` puts it on the StoryAdmin it registers).
 Every button and action calls the same services as the API and the tasks
 (``verification.workflow``); admin only asks, shows the answer and, when the gate refuses a
-story whose checks did not pass, offers an editor holding the override permission a form for
+story whose checks did not pass, offers a chief of the story's newsroom a form for
 the written reason. Status and publication time are read-only here: they change only through
 the workflow, and corrections are appended, never edited.
 """
@@ -23,11 +23,12 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from newsroom.roles import may_publish, may_write
 from stories.admin import CorrectionInline
 from stories.models import Story
 from stories.services import RETRACTION_REASON_MAX
 
-from .gate import OVERRIDE_PERMISSION, run_problems
+from .gate import run_problems
 from .models import VerificationRun
 from .workflow import (
     SUBMITTABLE,
@@ -105,7 +106,16 @@ class StoryWorkflowAdminMixin:
         return [*super().get_list_display(request), "checks"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return super().get_queryset(request).annotate(**_latest_runs())
+        # A user sees only the stories of the newsrooms they have a role in.
+        return super().get_queryset(request).for_user(request.user).annotate(**_latest_runs())
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or may_write(request.user, obj.newsroom_id))
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        allowed = super().has_view_permission(request, obj)
+        return allowed and (obj is None or may_write(request.user, obj.newsroom_id))
 
     @admin.display(description="checks")
     def checks(self, story: Story) -> SafeString | str:
@@ -203,7 +213,7 @@ class StoryWorkflowAdminMixin:
         story = self._story_for_step(request, object_id)
         if request.method != "POST":
             return self._back_to(story)
-        may_override = request.user.has_perm(OVERRIDE_PERMISSION)
+        may_override = may_publish(request.user, story.newsroom_id)
         form = OverrideForm(request.POST) if "reason" in request.POST else None
         if form is not None and not form.is_valid():
             return self._override_page(request, story, form)

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.utils import timezone
 
 from manifests.models import Manifest
 from newsroom.celery import app as celery_app
-from newsroom.models import Newsroom
+from newsroom.models import Newsroom, Role
+from newsroom.roles import grant_role
 from stories.models import Story
 from stories.services import story_import_desk
 from stories.signals import story_changed
@@ -149,27 +149,21 @@ def signals_sent() -> Iterator[list[tuple[int, str]]]:
     story_changed.disconnect(dispatch_uid="workflow-tests")
 
 
-def permission(codename: str) -> Permission:
-    app_label, name = codename.split(".")
-    return Permission.objects.get(content_type__app_label=app_label, codename=name)
+def member(django_user_model, username: str, role: str, newsroom_slug: str = StoryMaker.newsroom_slug) -> Any:
+    """A user with ``role`` in the newsroom the story maker writes for, given as ``add_editor`` gives it."""
+    newsroom, _ = Newsroom.objects.get_or_create(slug=newsroom_slug, defaults={"title": "Workflow Desk"})
+    user = django_user_model.objects.create_user(username=username, password="pw")
+    grant_role(user=user, newsroom=newsroom, role=role)
+    return django_user_model.objects.get(pk=user.pk)
 
 
 @pytest.fixture
 def editor(django_user_model) -> Any:
-    """A staff user who may change stories but not override checks."""
-    user = django_user_model.objects.create_user(username="editor", password="pw", is_staff=True)
-    user.user_permissions.add(permission("stories.change_story"), permission("stories.view_story"))
-    return django_user_model.objects.get(pk=user.pk)
+    """An editor of the stories' newsroom: writes and submits, never publishes."""
+    return member(django_user_model, "editor", Role.EDITOR)
 
 
 @pytest.fixture
 def chief(django_user_model) -> Any:
-    """A staff user who may also publish through checks that did not pass."""
-    user = django_user_model.objects.create_user(username="chief", password="pw", is_staff=True)
-    user.user_permissions.add(
-        permission("stories.change_story"),
-        permission("stories.view_story"),
-        permission("verification.override_verificationrun"),
-        permission("verification.view_verificationrun"),
-    )
-    return django_user_model.objects.get(pk=user.pk)
+    """A chief of the stories' newsroom: also publishes, overrides, corrects and retracts."""
+    return member(django_user_model, "chief", Role.CHIEF)

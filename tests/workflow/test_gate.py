@@ -7,13 +7,15 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from newsroom.models import Disclosure
+from newsroom.models import Disclosure, Role
 from stories.models import Paragraph, Revision, Story
 from stories.services import WorkflowPermissionDenied, story_record_change, story_retract
 from verification.gate import OverrideRefused, PublishRefused, story_publish
 from verification.models import VerificationRun
 from verification.services import verification_run_execute, verification_run_request
 from verification.workflow import story_submit
+
+from .conftest import member
 
 pytestmark = pytest.mark.usefixtures("eager")
 
@@ -137,12 +139,18 @@ def test_an_edit_after_the_checks_makes_them_stale_until_checked_again(stories, 
         story_publish(story=story, actor="editor")
 
 
-def test_an_override_needs_the_permission(stories, django_capture_on_commit_callbacks, editor):
+def test_an_override_needs_a_chief_of_the_story_s_newsroom(
+    stories, django_capture_on_commit_callbacks, editor, django_user_model
+):
     story = stories.bad()
     submitted(story, django_capture_on_commit_callbacks)
+    elsewhere = member(django_user_model, "other-chief", Role.CHIEF, newsroom_slug="another-desk")
 
-    with pytest.raises(OverrideRefused, match="needs the permission"):
-        story_publish(story=story, actor=editor.username, user=editor, override_reason="The claim is in the PDF.")
+    for user in (editor, elsewhere):
+        with pytest.raises(WorkflowPermissionDenied, match="needs the chief role in the story's newsroom"):
+            story_publish(story=story, actor=user.username, user=user, override_reason="The claim is in the PDF.")
+    with pytest.raises(OverrideRefused, match="only a chief of its newsroom, signed in, may override"):
+        story_publish(story=story, actor="script", override_reason="The claim is in the PDF.")
 
     run = VerificationRun.objects.current_for(story)
     assert run.override_reason == ""
