@@ -100,6 +100,9 @@ class Story(models.Model):
     # SHA-256 of the written content (stories.desk.content_hash), kept current by every change;
     # a verification run records the hash it checked, so an edit makes its result stale.
     content_hash = models.CharField(max_length=64, blank=True, editable=False, db_index=True)
+    # Counts the changes of the written content (optimistic locking): a save or an API update
+    # that names an older number was made on content someone else has changed since.
+    edit_version = models.PositiveIntegerField(default=0, editable=False)
     # Optional desk/1 keys that the source document left out, so an export leaves them out too.
     omitted_keys = models.JSONField(default=list, blank=True, editable=False)
 

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
@@ -202,8 +203,36 @@ def story_record_change(
     if document is None:
         document = desk.export_story(Story.objects.with_parts().get(pk=story.pk))
     story.content_hash = desk.content_hash(document)
-    Story.objects.filter(pk=story.pk).update(content_hash=story.content_hash)
+    # The edit version counts changes of the content, not submissions or publications of it.
+    Story.objects.filter(pk=story.pk).exclude(content_hash=story.content_hash).update(
+        content_hash=story.content_hash, edit_version=F("edit_version") + 1
+    )
+    story.edit_version = Story.objects.values_list("edit_version", flat=True).get(pk=story.pk)
     return Revision.objects.create(story=story, actor=actor, note=note, document=document)
+
+
+class StaleVersion(Exception):
+    """A change was made on an older edit version of a story than the stored one."""
+
+    def __init__(self, story: Story, expected: int):
+        self.story = story
+        self.expected = expected
+        self.current = story.edit_version
+        self.message = (
+            f"Story {story.desk_id} was changed by someone else after you opened it: you edited version "
+            f"{expected}, it is now at version {story.edit_version}. Nothing was saved; open the newer "
+            "version and make your change there."
+        )
+        super().__init__(self.message)
+
+
+def require_edit_version(*, story: Story, expected: int | None) -> Story:
+    """Lock the story's row and refuse (``StaleVersion``) unless its edit version is
+    ``expected``; ``None`` asks for no check. Call inside the change's transaction."""
+    current = Story.objects.select_for_update().get(pk=story.pk)
+    if expected is not None and current.edit_version != expected:
+        raise StaleVersion(current, expected)
+    return current
 
 
 def _refuse_moving_a_live_address(story: Story, document: dict[str, Any]) -> None:
