@@ -112,6 +112,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Admin pages in the editor's chosen time zone (newsroom/usertime.py).
+    "newsroom.usertime.DeskTimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a refused sign-in into the lockout page (check ops.E002).
     "axes.middleware.AxesMiddleware",
@@ -214,6 +216,7 @@ CELERY_TASK_ROUTES = {
     "verification.tasks.refresh_live_versions_task": {"queue": "verification"},
     "verification.tasks.verify_story_task": {"queue": "verification"},
     "verification.tasks.requeue_pending_runs": {"queue": "verification"},
+    "verification.tasks.publish_scheduled_task": {"queue": "verification"},
     "verification.tasks.fetch_manifests_task": {"queue": "manifests"},
 }
 # Time limits in seconds: the soft one raises inside the task, the hard one kills its process.
@@ -225,6 +228,9 @@ FETCH_TASK_TIME_LIMIT = envint("FETCH_TASK_TIME_LIMIT", "330")
 # Re-rendering (and re-checking) the live stories that show a source that changed.
 REFRESH_TASK_SOFT_TIME_LIMIT = envint("REFRESH_TASK_SOFT_TIME_LIMIT", "240")
 REFRESH_TASK_TIME_LIMIT = envint("REFRESH_TASK_TIME_LIMIT", "300")
+# Publishing the stories whose scheduled time has come (verification.schedule), a batch a minute.
+SCHEDULE_TASK_SOFT_TIME_LIMIT = envint("SCHEDULE_TASK_SOFT_TIME_LIMIT", "120")
+SCHEDULE_TASK_TIME_LIMIT = envint("SCHEDULE_TASK_TIME_LIMIT", "150")
 SWEEP_TASK_SOFT_TIME_LIMIT = envint("SWEEP_TASK_SOFT_TIME_LIMIT", "50")
 SWEEP_TASK_TIME_LIMIT = envint("SWEEP_TASK_TIME_LIMIT", "60")
 # The beat sweep (verification.tasks.requeue_pending_runs) queues again a run left pending this
@@ -237,6 +243,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "verification.tasks.requeue_pending_runs",
         "schedule": float(envint("VERIFY_REQUEUE_EVERY_SECONDS", "60")),
         # A sweep not started within a minute is superseded by the next one.
+        "options": {"expires": 60},
+    },
+    "publish-scheduled-stories": {
+        "task": "verification.tasks.publish_scheduled_task",
+        "schedule": float(envint("SCHEDULE_EVERY_SECONDS", "60")),
         "options": {"expires": 60},
     },
 }

@@ -103,6 +103,14 @@ class Story(models.Model):
     # Counts the changes of the written content (optimistic locking): a save or an API update
     # that names an older number was made on content someone else has changed since.
     edit_version = models.PositiveIntegerField(default=0, editable=False)
+    # A future publication: the beat task (verification.schedule) takes the story through the
+    # publish gate then, with the role of whoever scheduled it. A refusal is kept in
+    # schedule_problem (and a revision) and the schedule is cleared: shown, never skipped.
+    publish_at = models.DateTimeField("publish at", null=True, blank=True, db_index=True)
+    scheduled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    schedule_problem = models.TextField(blank=True, editable=False)
     # Optional desk/1 keys that the source document left out, so an export leaves them out too.
     omitted_keys = models.JSONField(default=list, blank=True, editable=False)
 
@@ -323,12 +331,25 @@ class Revision(models.Model):
     actor = models.CharField(max_length=200, help_text="Who or what made the change.")
     note = models.CharField(max_length=300, blank=True)
     document = models.JSONField()
+    # The story's edit version once this change was recorded: a stale save links to the
+    # revision of the version that overtook it.
+    edit_version = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
         return f"{self.story_id} at {self.created_at:%Y-%m-%d %H:%M:%S} by {self.actor}"
+
+
+class AuditEntry(Revision):
+    """The revisions as the audit log chiefs read: who did what to which story, when."""
+
+    class Meta:
+        proxy = True
+        ordering = ["-created_at", "-pk"]
+        verbose_name = "audit log entry"
+        verbose_name_plural = "audit log"
 
 
 class PublishedVersionQuerySet(models.QuerySet):

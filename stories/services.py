@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -15,7 +15,7 @@ from django.utils.module_loading import import_string
 
 from manifests.models import Manifest
 from newsroom.models import Beat, Newsroom, SiteText
-from newsroom.roles import may_publish
+from newsroom.roles import may_publish, may_write
 
 from . import desk
 from .models import (
@@ -208,7 +208,9 @@ def story_record_change(
         content_hash=story.content_hash, edit_version=F("edit_version") + 1
     )
     story.edit_version = Story.objects.values_list("edit_version", flat=True).get(pk=story.pk)
-    return Revision.objects.create(story=story, actor=actor, note=note, document=document)
+    return Revision.objects.create(
+        story=story, actor=actor, note=note[:300], document=document, edit_version=story.edit_version
+    )
 
 
 class StaleVersion(Exception):
@@ -250,13 +252,22 @@ def _refuse_moving_a_live_address(story: Story, document: dict[str, Any]) -> Non
         )
 
 
-def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "import") -> ImportResult:
+def story_import_desk(
+    *,
+    document: Any,
+    as_draft: bool = False,
+    actor: str = "import",
+    note: str | None = None,
+    keep_dateline: bool = False,
+) -> ImportResult:
     """Create or update (by id) one story's working copy from a desk/1 document, all of it or
     none of it. Nothing readers get changes: publishing goes through the gate.
 
     A document with ``published_at`` keeps it as the intended publication time (an archive
     migrated keeps its dates), unless ``as_draft`` drops it. It never brings back a retracted
     story, drops a correction the story carries, or moves a published story's address.
+    ``keep_dateline`` keeps an existing draft's dateline (one an editor typed) instead of
+    deriving it from the document; ``note`` replaces the revision's note ("updated by import").
     """
     document = desk.validate_document(document)
     desk_id = int(document["id"])
@@ -271,11 +282,12 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
             _refuse_undoing_what_readers_were_told(story, document)
             _refuse_moving_a_live_address(story, document)
         live = story.live_version_or_none if story is not None else None
-        dateline = (
-            live.dateline
-            if live is not None
-            else Story.dateline_for(published_at=published_at, edition_start=edition_start.date())
-        )
+        if live is not None:
+            dateline = live.dateline
+        elif keep_dateline and story is not None:
+            dateline = story.dateline
+        else:
+            dateline = Story.dateline_for(published_at=published_at, edition_start=edition_start.date())
         taken = Story.objects.filter(dateline=dateline, slug=document["slug"]).exclude(desk_id=desk_id)
         other = taken.values_list("desk_id", flat=True).first()
         if other is not None:
@@ -321,9 +333,70 @@ def story_import_desk(*, document: Any, as_draft: bool = False, actor: str = "im
         if not created:
             _delete_parts(story)
         _create_parts(story, document)
-        note = ("created" if created else "updated") + (" as a draft" if as_draft else "") + " by import"
+        if note is None:
+            note = ("created" if created else "updated") + (" as a draft" if as_draft else "") + " by import"
         story_record_change(story=story, actor=actor, note=note, document=document)
     return ImportResult(story=story, created=created)
+
+
+def story_restore_revision(*, revision: Revision, user: Any) -> Story:
+    """Make a revision's content the story's working copy again, recorded as a new revision.
+
+    The same path as an import (``story_import_desk``): every part is rewritten from the
+    revision's desk/1 document, all or nothing. What is not content stays as it is now: the
+    corrections readers were told, the story's dateline and intended publication time. A live
+    story's slug cannot move, and a retracted story is not brought back: both are refused with
+    a ``desk.DeskError`` naming the field. Readers get nothing new until a publish passes.
+    """
+    story = Story.objects.select_related("newsroom").get(pk=revision.story_id)
+    if user is None or not may_write(user, story.newsroom_id):
+        raise WorkflowPermissionDenied("Restoring a revision needs a role in the story's newsroom")
+    document = dict(revision.document)
+    target = Newsroom.objects.filter(slug=document.get("newsroom")).first()
+    if target is not None and target.pk != story.newsroom_id and not may_write(user, target.pk):
+        raise WorkflowPermissionDenied("That revision belongs to a newsroom you have no role in")
+    current = desk.export_story(Story.objects.with_parts().get(pk=story.pk))
+    # Corrections are never edited away, and the intended publication time is not content.
+    document.pop("corrections", None)
+    if current.get("corrections"):
+        document["corrections"] = current["corrections"]
+    document.pop("published_at", None)
+    if "published_at" in current:
+        document["published_at"] = current["published_at"]
+    when = timezone.localtime(revision.created_at).strftime("%Y-%m-%d %H:%M %Z")
+    result = story_import_desk(
+        document=document,
+        actor=actor_of(user),
+        note=f"restored the revision of {when} (#{revision.pk}, by {revision.actor})",
+        keep_dateline=True,
+    )
+    return result.story
+
+
+def story_schedule(*, story: Story, user: Any, publish_at: datetime | None) -> Story:
+    """Give a story a future publication time (``None`` takes it off the schedule).
+
+    At that time the beat task takes it through the publish gate with the role of ``user``,
+    who must be a chief of its newsroom; a refusal then is kept on the story, never skipped.
+    """
+    require_chief(user, story, "Scheduling a publication")
+    if publish_at is not None:
+        if timezone.is_naive(publish_at):
+            raise WorkflowError("A publication time needs its time zone")
+        if publish_at <= timezone.now():
+            raise WorkflowError("A publication time must be in the future; to publish now, use Publish")
+    with transaction.atomic():
+        current = Story.objects.select_for_update().get(pk=story.pk)
+        if current.status == Story.Status.RETRACTED:
+            raise WorkflowError("A retracted story stays withdrawn; it cannot be scheduled")
+        current.publish_at = publish_at
+        current.scheduled_by = user if publish_at is not None else None
+        current.schedule_problem = ""
+        current.save(update_fields=["publish_at", "scheduled_by", "schedule_problem", "updated_at"])
+        when = desk.format_utc(publish_at) if publish_at is not None else None
+        note = f"scheduled for publication at {when}" if when else "taken off the publication schedule"
+        story_record_change(story=current, actor=actor_of(user), note=note)
+    return current
 
 
 # --- The live version: what readers get --------------------------------------------------------

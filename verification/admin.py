@@ -17,8 +17,10 @@ from django.utils.safestring import SafeString
 
 import stories.admin  # noqa: F401  (registers StoryAdmin, which is extended below)
 from newsroom.admin import InUsersNewsroomsAdmin
+from stories.history_admin import EditVersionLockAdminMixin, StoryHistoryAdminMixin
 from stories.models import Story
 
+from . import desk_admin  # noqa: F401  (registers the editions' and manifests' desk pages)
 from .models import VerificationRun
 from .workflow_admin import StoryWorkflowAdminMixin
 
@@ -163,7 +165,7 @@ def verification_summary(story: Story) -> SafeString:
 BaseStoryAdmin = type(admin.site.get_model_admin(Story))
 
 
-class StoryAdmin(StoryWorkflowAdminMixin, BaseStoryAdmin):
+class StoryAdmin(StoryHistoryAdminMixin, EditVersionLockAdminMixin, StoryWorkflowAdminMixin, BaseStoryAdmin):
     readonly_fields = [*BaseStoryAdmin.readonly_fields, "verification"]
     fieldsets = [*BaseStoryAdmin.fieldsets, ("Verification", {"fields": ["verification"]})]
 

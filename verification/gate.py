@@ -191,13 +191,11 @@ def _publish(
 ) -> Story:
     """The gate has opened: claim the story, freeze its live version and record it."""
     # A republished story keeps its address and first publication time; a first publication
-    # keeps a time the working copy carries (an imported archive's), else it is now.
+    # keeps a time the working copy carries (an imported archive's), else it is now. The
+    # dateline is the working copy's (one typed for the draft, or its edition's date): the
+    # address the draft was previewed at is the one it is published at, so no URL moves.
     published_at = live.published_at if live is not None else (current.published_at or now)
-    dateline = (
-        live.dateline
-        if live is not None
-        else Story.dateline_for(published_at=published_at, edition_start=current.dateline)
-    )
+    dateline = live.dateline if live is not None else current.dateline
     # Site texts: those the story already points at (an imported story's, a republished
     # story's), else the versions in force at its publication.
     in_force = site_texts_in_force(published_at)

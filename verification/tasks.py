@@ -34,6 +34,7 @@ from stories.services import version_rerender
 
 from .gate import story_apply_verdict
 from .models import CheckStatus, VerificationRun
+from .schedule import publish_due_stories
 from .services import live_version_recheck, verification_run_execute
 
 logger = logging.getLogger(__name__)
@@ -282,3 +283,20 @@ def refresh_live_versions_task(self: Any, version_ids: list[int], recheck: bool 
         if recheck and version.withdrawn_at is None:
             counts["flagged"] += bool(live_version_recheck(version=version))
     return counts
+
+
+@app.task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT_DATABASE_ERRORS,
+    retry_backoff=True,
+    max_retries=3,
+    soft_time_limit=settings.SCHEDULE_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.SCHEDULE_TASK_TIME_LIMIT,
+)
+def publish_scheduled_task() -> dict[str, int]:
+    """The beat task: publish, through the gate, the stories whose scheduled time has come.
+    Safe to run twice: each story is claimed by clearing its time, which only one run wins."""
+    outcomes = publish_due_stories()
+    published = sum(outcome.published for outcome in outcomes)
+    return {"published": published, "refused_or_unchanged": len(outcomes) - published}

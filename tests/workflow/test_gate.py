@@ -230,19 +230,20 @@ def test_a_retracted_story_is_not_published_again(stories, django_capture_on_com
     assert Story.objects.get(pk=story.pk).status == Story.Status.RETRACTED
 
 
-def test_a_taken_address_is_refused_with_a_clear_message(stories, django_capture_on_commit_callbacks):
+def test_a_dateline_typed_for_a_draft_is_kept_at_publication(stories, django_capture_on_commit_callbacks):
     story = stories.good()
+    typed = timezone.now().date() - timedelta(days=3)
+    Story.objects.filter(pk=story.pk).update(dateline=typed)
+    preview_address = Story.objects.get(pk=story.pk).get_absolute_url()
     submitted(story, django_capture_on_commit_callbacks)
-    # The draft lives under its edition's date; publication moves it to today's, which is taken.
-    today = timezone.now().date()
-    Story.objects.filter(pk=story.pk).update(dateline=today - timedelta(days=1))
-    other = stories.good()
-    Story.objects.filter(pk=other.pk).update(slug=story.slug, dateline=today)
 
-    with pytest.raises(PublishRefused, match=f"already uses the address /stories/.*/{story.slug}/"):
-        story_publish(story=story, actor="editor")
+    assert story_publish(story=story, actor="editor").published
 
-    assert Story.objects.get(pk=story.pk).status == Story.Status.VERIFIED
+    story = Story.objects.get(pk=story.pk)
+    assert story.dateline == typed
+    assert story.published_at.date() == timezone.now().date()
+    # The address the draft was previewed at is the one readers get: no URL moved.
+    assert story.get_absolute_url() == preview_address == story.live_version.get_absolute_url()
 
 
 def test_a_pending_run_executed_but_not_yet_applied_still_gates(stories):
