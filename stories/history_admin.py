@@ -118,7 +118,8 @@ class EditVersionLockAdminMixin:
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         fieldsets = [(name, dict(options)) for name, options in super().get_fieldsets(request, obj)]
-        if obj is not None and fieldsets:
+        # Only a form that can be saved carries it (a read-only page shows fields as text).
+        if obj is not None and fieldsets and self.has_change_permission(request, obj):
             _name, options = fieldsets[0]
             options["fields"] = [*options["fields"], EDIT_VERSION_FIELD]
         return fieldsets

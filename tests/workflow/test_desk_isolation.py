@@ -41,9 +41,7 @@ def verified(story: Story, capture) -> Story:
     return story
 
 
-def test_an_editor_of_another_newsroom_reaches_no_history_diff_restore_or_schedule(
-    stories, south, django_user_model
-):
+def test_an_editor_of_another_newsroom_reaches_no_history_diff_restore_or_schedule(stories, south, django_user_model):
     story = stories.good()
     south.good()
     outsider = login(member(django_user_model, "sam", Role.CHIEF, SOUTH))
