@@ -222,3 +222,26 @@ def test_every_workflow_step_leaves_a_revision_with_who_and_why(stories, chief, 
     assert {actor for actor, _ in notes[1:]} == {"chief"}
     assert notes[-1][1] == "retracted: The source withdrew it."
     assert all(revision.document["headline"] == story.headline for revision in Revision.objects.filter(story=story))
+
+
+@pytest.mark.postgres
+def test_two_saves_at_once_on_one_version_let_exactly_one_through(
+    transactional_db, require_postgres, stories, django_user_model
+):
+    from .test_concurrency import at_once
+
+    story = stories.good()
+    clients = []
+    for name in ("ada", "bea", "cy"):
+        client = Client()
+        client.force_login(member(django_user_model, name, Role.EDITOR))
+        form = opened(client, story)
+        form["headline"] = f"{name}'s headline"
+        clients.append((client, form))
+
+    results = at_once([lambda c=c, f=f: c.post(change_url(story), f).status_code for c, f in clients])
+
+    assert sorted(results) == [200, 200, 302]
+    stored = Story.objects.get(pk=story.pk)
+    assert stored.edit_version == story.edit_version + 1
+    assert stored.headline == f"{['ada', 'bea', 'cy'][results.index(302)]}'s headline"
