@@ -213,6 +213,9 @@ def _publish(
                 published_at=published_at,
                 dateline=dateline,
                 updated_at=now,
+                # A publication, by hand or on time, ends any schedule and its old refusal.
+                publish_at=None,
+                schedule_problem="",
                 **{f"{name}_id": pk for name, pk in texts.items()},
             )
             if claimed != 1:

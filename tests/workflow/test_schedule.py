@@ -148,3 +148,43 @@ def test_an_edition_is_scheduled_for_the_stories_the_chief_may_publish_only(stor
     assert [(story.pk, what) for story, what in results] == [(mine.pk, "scheduled")]
     assert Story.objects.get(pk=mine.pk).publish_at == at
     assert Story.objects.get(pk=theirs.pk).publish_at is None
+
+
+def test_an_editor_picks_a_time_zone_and_a_bad_one_is_refused_in_words(editor, client):
+    client.force_login(editor)
+    url = reverse("admin:stories_story_time_zone")
+
+    refused = client.post(url, {"zone": "Mars/Olympus_Mons"})
+    assert refused.status_code == 200
+    assert "Select a valid choice" in refused.content.decode()
+    assert "desk_tz" not in refused.cookies
+
+    chosen = client.post(url, {"zone": "America/New_York"})
+    assert chosen.status_code == 302
+    assert chosen.cookies["desk_tz"].value == "America/New_York"
+    assert "America/New_York" in client.get(url).content.decode()
+
+
+def test_a_forged_time_zone_cookie_is_ignored(stories, editor, client):
+    story = stories.good()
+    client.force_login(editor)
+    client.cookies["desk_tz"] = "../../etc/passwd"
+
+    page = client.get(reverse("admin:stories_story_history", args=[story.pk]))
+
+    assert page.status_code == 200
+    assert "(UTC)" in page.content.decode()
+
+
+def test_publishing_by_hand_ends_the_schedule_and_its_old_refusal(stories, chief, django_capture_on_commit_callbacks):
+    from verification.gate import story_publish
+
+    story = checked(stories.good(), django_capture_on_commit_callbacks)
+    story_schedule(story=story, user=chief, publish_at=timezone.now() + dt.timedelta(hours=3))
+    Story.objects.filter(pk=story.pk).update(schedule_problem="Scheduled publication at … was refused: …")
+
+    assert story_publish(story=story, actor="chief", user=chief).published
+
+    story = Story.objects.get(pk=story.pk)
+    assert story.publish_at is None
+    assert story.schedule_problem == ""
