@@ -43,6 +43,7 @@ from .models import AuditEntry, Revision, Story
 from .services import StaleVersion, WorkflowError, require_edit_version, story_restore_revision, story_schedule
 
 EDIT_VERSION_FIELD = "edit_version_seen"
+CHANGE_NOTE_FIELD = "change_note"
 REVISIONS_PER_PAGE = 50
 
 
@@ -63,6 +64,12 @@ class EditVersionFormMixin(forms.Form):
     holds the row lock until that transaction ends, so two saves cannot both pass it."""
 
     edit_version_seen = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    change_note = forms.CharField(
+        label="Why this change",
+        required=False,
+        max_length=200,
+        help_text="Optional; kept with the revision in the story's history.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -118,11 +125,22 @@ class EditVersionLockAdminMixin:
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         fieldsets = [(name, dict(options)) for name, options in super().get_fieldsets(request, obj)]
-        # Only a form that can be saved carries it (a read-only page shows fields as text).
+        # Only a form that can be saved carries them (a read-only page shows fields as text).
         if obj is not None and fieldsets and self.has_change_permission(request, obj):
             _name, options = fieldsets[0]
             options["fields"] = [*options["fields"], EDIT_VERSION_FIELD]
+            fieldsets.append(("Your change", {"fields": [CHANGE_NOTE_FIELD]}))
         return fieldsets
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        # The story admin records the change once its parts are saved; the editor's reason
+        # goes into that revision's note.
+        request.desk_change_note = (form.cleaned_data.get(CHANGE_NOTE_FIELD) or "").strip()
+        super().save_related(request, form, formsets, change)
+
+    def record(self, request: HttpRequest, story: Story, note: str) -> None:
+        why = getattr(request, "desk_change_note", "")
+        super().record(request, story, f"{note}: {why}" if why else note)
 
 
 # --- History, diff, restore, schedule -----------------------------------------------------------

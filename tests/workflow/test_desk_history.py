@@ -245,3 +245,18 @@ def test_two_saves_at_once_on_one_version_let_exactly_one_through(
     stored = Story.objects.get(pk=story.pk)
     assert stored.edit_version == story.edit_version + 1
     assert stored.headline == f"{['ada', 'bea', 'cy'][results.index(302)]}'s headline"
+
+
+def test_an_editor_s_reason_for_a_save_is_kept_in_the_revision(stories, editor, client):
+    story = stories.good()
+    client.force_login(editor)
+    data = opened(client, story)
+    data["headline"] = "A corrected headline"
+    data["change_note"] = "The figure in the headline was wrong"
+
+    assert client.post(change_url(story), data).status_code == 302
+
+    latest = Revision.objects.filter(story=story).order_by("-pk").first()
+    assert latest.actor == "editor"
+    assert latest.note == "edited in admin: The figure in the headline was wrong"
+    assert latest.document["headline"] == "A corrected headline"
