@@ -177,6 +177,7 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
         f"'{name}' is named but no cited claim mentions it"
         for name in found
         if name not in abbreviated
+        and name not in _COMMON_KNOWLEDGE
         and not _PERIOD.fullmatch(name)
         and not _demonym_of(name, backing_lower)
         and not ("." in name and lex.name_is_mentioned(name.replace(".", ""), backing_lower, backing_stems))
@@ -223,7 +224,23 @@ _TITLES = {
     "IPO": ("listing", "public offering", "flotation", "go public", "went public"),
     "GDP": ("economy", "economic output", "gross domestic"),
     "AGM": ("annual general meeting", "annual meeting"),
+    # Units of measure: a symbol for the word a claim spells out ('400 MW' for '400-megawatt').
+    "MW": ("megawatt",),
+    "GW": ("gigawatt",),
+    "kW": ("kilowatt",),
+    "MWh": ("megawatt",),
+    "GWh": ("gigawatt",),
+    "kWh": ("kilowatt",),
+    "TWh": ("terawatt",),
+    "km": ("kilomet",),
+    "kg": ("kilogram", "kilo"),
+    "mph": ("miles per hour", "miles an hour"),
+    "GB": ("gigabyte",),
+    "TB": ("terabyte",),
+    "GPU": ("gpu", "graphics processor", "graphics chip"),
 }
+# Names everyone knows, which no claim need mention ('120 light years from Earth').
+_COMMON_KNOWLEDGE = frozenset({"Earth", "Moon", "Sun", "Internet", "Web"})
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")

@@ -62,6 +62,12 @@ _NEGATOR_FIRST_WORDS = frozenset(phrase[0] for phrase in _NEGATOR_PHRASES)
 # 'not only', 'no more than', 'no fewer than': no negation of what follows.
 _NOT_NEGATING_NEXT = _forms("only just merely more less fewer later earlier")
 NEGATION_REACH = 1
+# Verbs that take away what they govern: 'removing the critic' is 'without the critic'.
+_REMOVALS = _forms(
+    "remove removes removed removing drop drops dropped dropping eliminate eliminates eliminated eliminating "
+    "omit omits omitted omitting strip strips stripped stripping ditch ditches ditched ditching exclude "
+    "excludes excluded excluding"
+)
 # Only these negate a verb ('did not improve'); 'no'/'without' negate a noun, which a
 # paraphrase often says the other way round ('resists exact verifiers': 'no exact verifier').
 _VERBAL_NEGATORS = _forms("not never cannot")
@@ -145,7 +151,7 @@ _PLAN_WORDS = _forms(
     "plan plans planned planning intend intends intended aim aims aimed expect expects expected set "
     "hope hopes hoped seek seeks sought want wants wanted going due likely poised agreed agree agrees "
     "proposes propose proposed promised promises pledged pledges vowed vows prepared preparing "
-    "projected predicted predicts scheduled"
+    "projected predicted predicts scheduled threaten threatens threatened threatening hoping aiming"
 )
 _FORECAST_WORDS = _forms("potentially possibly eventually upcoming forthcoming")
 # In a claim, any of these is enough to back a passage's forecast or plan.
@@ -471,6 +477,7 @@ class Token:
     verbal: bool = False  # negated by 'not', 'never', 'failed to': a verb's negation
     cue: bool = False  # part of a negation cue
     in_negated_clause: bool = False  # a negation cue stands earlier in its clause
+    removed: bool = False  # taken away by a verb ('removing the critic'): negated, but no movement
 
     @property
     def key(self) -> str:
@@ -565,12 +572,18 @@ def _mark_negation(tokens: list[Token]) -> None:
             continue
         cue_end = None
         verbal = True
+        removal = False
         if token.low in _NEGATOR_FIRST_WORDS:
             for phrase in _NEGATOR_PHRASES:
                 if tuple(t.low for t in tokens[index : index + len(phrase)]) == phrase:
                     cue_end = index + len(phrase) - 1
                     verbal = phrase[0] not in ("rather", "instead", "absence")
                     break
+        if cue_end is None and token.low in _REMOVALS and index + 1 < len(tokens) and tokens[index + 1].kind == "word":
+            # 'dropping the learned critic' says what 'without a learned critic' says: a noun's
+            # negation. Only with a determiner after it, so 'sales dropped sharply' is a movement.
+            if tokens[index + 1].low in _DETERMINERS or tokens[index + 1].low in ("any", "every", "all"):
+                cue_end, verbal, removal = index, False, True
         if cue_end is None and (token.low in _NEGATORS or token.low.endswith("n't")):
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
             if following in _NOT_NEGATING_NEXT:
@@ -592,6 +605,7 @@ def _mark_negation(tokens: list[Token]) -> None:
                 t.head = reached == 0 and token.low not in ("rather", "instead")
                 t.verbal = verbal
                 t.nominal = not verbal
+                t.removed = removal
                 reached += 1
                 if reached == reach:
                     break
@@ -619,6 +633,14 @@ def _mark_modals(clause: Clause) -> None:
             marker = following == "to" or (
                 token.low in ("plan", "plans") and index > 0 and tokens[index - 1].low in ("a", "the", "its", "their")
             )
+            if not marker and token.low in _EXPECTING:
+                # 'expect the model to reach': the forecast's verb comes after its subject.
+                to = next((i for i in range(index + 2, min(len(tokens), index + 7)) if tokens[i].low == "to"), None)
+                if to is not None and all(not t.boundary for t in tokens[index + 1 : to]):
+                    clause.modals.append((index, _governed(tokens, to)))
+                    continue
+        elif token.low in _WEIGHING:
+            marker = True  # 'is considering a sale': a plan, whatever follows
         else:
             marker = (
                 token.low in _MODALS
@@ -632,15 +654,31 @@ def _mark_modals(clause: Clause) -> None:
             )
         if not marker:
             continue
-        governed = next(
-            (
-                position
-                for position in range(index + 1, min(len(tokens), index + 6))
-                if tokens[position].content and tokens[position].low not in _PLAN_WORDS
-            ),
-            index,
-        )
-        clause.modals.append((index, governed))
+        clause.modals.append((index, _governed(tokens, index)))
+
+
+def _governed(tokens: list[Token], index: int) -> int:
+    """The first telling word after a modal marker: its verb ('could one day complete')."""
+    return next(
+        (
+            position
+            for position in range(index + 1, min(len(tokens), index + 6))
+            if tokens[position].content
+            and tokens[position].low not in _PLAN_WORDS
+            and tokens[position].low not in _NOT_GOVERNED
+        ),
+        index,
+    )
+
+
+# 'expect X to', 'predicts X will': a forecast whose subject stands between.
+_EXPECTING = _forms("expect expects expected predict predicts predicted forecast forecasts want wants wanted")
+# A plan or possibility weighed, not done: 'is considering a sale', 'is threatening a strike'.
+_WEIGHING = _forms(
+    "considering weighing mulling exploring contemplating eyeing threatening threatens threatened threaten"
+)
+# Between a modal and its verb: 'could one day complete', 'will soon open'.
+_NOT_GOVERNED = _forms("one day someday soon eventually also still likely probably ultimately finally")
 
 
 @lru_cache(maxsize=4096)
@@ -866,7 +904,10 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
     tokens = clause.tokens
     low = tokens[index].low
     if low in POLARITY:
-        return POLARITY[low]
+        concept, sign = POLARITY[low]
+        if sign == 0 and index and tokens[index - 1].low in ("more", "less"):
+            return (concept, 1 if tokens[index - 1].low == "more" else -1)  # 'less stable': stability fell
+        return concept, sign
     if low in ("expensive", "costly", "pricey") and index and tokens[index - 1].low in ("more", "less"):
         return ("level", 1 if tokens[index - 1].low == "more" else -1)  # 'more expensive': pricier
     if low in ("up", "down"):
@@ -901,7 +942,7 @@ def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
         if polarity is None or _is_bound(clause, index):
             continue
         concept, sign = polarity
-        sign = -sign if token.head else sign
+        sign = -sign if token.head and not token.removed else sign
         # 'decline in home prices slowed' (the noun first, the verb up to six words on), 'slowed
         # their decline' (the verb first, the noun close after).
         reach = 0
@@ -963,7 +1004,7 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
     other = cited.clause.tokens[position]
     if token.low in _WEAK_POLARITY or other.low in _WEAK_POLARITY:
         return None
-    kind = "negation" if token.head or other.head else "direction"
+    kind = "negation" if (token.head and not token.removed) or (other.head and not other.removed) else "direction"
     return (
         f"{kind}: the paragraph says '{_phrase(sentence, index)}'; "
         f"{_claim_says(cited, _phrase(cited.clause, position))}"
@@ -1174,6 +1215,16 @@ _MEASURES = _forms(
 )
 
 
+# How far (in points) a share in words may sit from a claim's percentage: plain and hedged.
+SHARE_SLACK = 2
+SHARE_SLACK_HEDGED = 4
+_SHARE_HEDGE = re.compile(
+    r"\b(?:nearly|almost|about|around|roughly|some|approximately|close to|just under|just over|more than|"
+    r"over|under|less than|upwards of)\s+$",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=4096)
 def _shares(text: str) -> tuple[tuple[str, Decimal], ...]:
     """Shares a text states as words or ratios: 'a third of' (33.3), 'one in five' (20)."""
@@ -1262,8 +1313,10 @@ def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
             (cited, figure) for cited in claims for figure in _figures(cited.clause.text) if _unit(figure) == "percent"
         ]
         for text, value in mine:
-            if any(abs(value - other) <= 2 for _, _, other in theirs) or any(
-                abs(value - figure.value) <= 2 for _, figure in percents
+            # A hedged share ('nearly two-thirds', 'about a quarter') may round a claim's figure.
+            slack = SHARE_SLACK_HEDGED if _SHARE_HEDGE.search(passage[: passage.find(text)]) else SHARE_SLACK
+            if any(abs(value - other) <= slack for _, _, other in theirs) or any(
+                abs(value - figure.value) <= slack for _, figure in percents
             ):
                 continue
             # A claim's percentage is the same share only when it is of the same thing.
