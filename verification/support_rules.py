@@ -289,8 +289,10 @@ _SYNONYM_GROUPS = """
     plan intend aim propose target
     complete finish finalise finalize conclude
     start begin commence open
-    stop halt suspend pause cease end
-    build construct erect
+    stop halt suspend pause cease end freeze
+    follow track monitor
+    build construct erect develop create design
+    pay wage salary
     profit earnings
     revenue sales turnover
     cost price expense spending fee charge
@@ -444,7 +446,10 @@ _BASE_VERBS = _forms(
     "outperform overtake solve fail succeed collapse crash recover rebound grow shrink rise fall climb "
     "exceed halve triple quadruple import export export manufacture recall fine penalise penalize ignore "
     "threaten promise pledge vow plan aim expect hope seek target handle treat cure detect predict leak "
-    "steal hack breach attack defend protect store collect share track monitor sue settle owe close"
+    "steal hack breach attack defend protect store collect share track monitor sue settle owe close "
+    "blame prove retract adopt solve replace acquire merge partner invest license patent ban sanction "
+    "criticise criticize praise resign retire quit dismiss sack arrest charge convict acquit jail "
+    "bankrupt default delist list float spin divest outsource automate abandon scrap withdraw drop"
 )
 _CAUSATIVES = _forms("let lets help helps make makes allow allows enable enables")
 
@@ -663,7 +668,10 @@ def _governed(tokens: list[Token], index: int) -> int:
         (
             position
             for position in range(index + 1, min(len(tokens), index + 6))
-            if tokens[position].content
+            if (
+                tokens[position].content
+                or (tokens[position].kind == "word" and tokens[position - 1].low == "to")  # 'to last'
+            )
             and tokens[position].low not in _PLAN_WORDS
             and tokens[position].low not in _NOT_GOVERNED
         ),
@@ -1629,7 +1637,7 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     for cited in claims:
         for marker, governed in cited.clause.modals:
             verb = cited.clause.tokens[governed]
-            if not verb.content or _purpose_at(cited.clause, marker) or not _verb_like(cited.clause, governed):
+            if verb.kind != "word" or _purpose_at(cited.clause, marker) or not _verb_like(cited.clause, governed):
                 continue
             for index, token in enumerate(sentence.tokens):
                 if not (token.content and same_word(token, verb)):
@@ -1741,6 +1749,77 @@ def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
     return backed / total if total else 0.0
 
 
+# Verbs that report who said what, not what happened: never the assertion a claim must back.
+_SPEECH = _forms(
+    "say says said tell tells told report reports reported note notes noted add adds added argue argues argued "
+    "write writes wrote state states stated claim claims claimed announce announces announced suggest "
+    "suggests suggested show shows showed shown find finds found conclude concludes concluded"
+)
+_PRONOUNS = _forms("it he she they we which who that this also")
+_PARTICLES = _forms("off up out down back over away on in")
+_BE = _forms("is are was were be been being")
+
+
+def _event_verb(clause: Clause, index: int) -> bool:
+    """A news verb used as a verb, in an inflected form or after an auxiliary ('sold', 'has
+    sold', 'will sell', 'is being acquired', 'blames'): what the sentence says happened. Plain
+    forms after a noun ('a pension fund') and plural nouns ('sales') are left out."""
+    tokens = clause.tokens
+    token = tokens[index]
+    low = token.low
+    base = lex.IRREGULAR.get(low)
+    previous = tokens[index - 1] if index else None
+    if (
+        low in _SPEECH
+        or (base and base in _SPEECH)
+        or POLARITY.get(low, ("",))[0] in ("level", "rank", "time")
+        or low in _PLAN_WORDS
+        or low in _CARRIER_VERBS
+    ):
+        return False  # speech is attribution; movements and plans are their own rules'
+    if token.stem in LIGHT:
+        return False
+    following = tokens[index + 1 : index + 4]
+    if following and following[0].low in _PARTICLES:
+        return False  # 'signed off on', 'shut down': a phrasal verb paraphrases more freely
+    if any(t.low == "to" for t in following):
+        return False  # 'forced the band to call off': the verb after 'to' is what it asserts
+    if (
+        previous is not None
+        and previous.low == "to"
+        and index > 1
+        and tokens[index - 2].kind != "punct"
+        and tokens[index - 2].low not in _PLAN_WORDS
+        and tokens[index - 2].low not in _BE
+    ):
+        return False  # 'put aside money to cover loans': a purpose, not an assertion
+    if previous is not None and previous.low in _DETERMINERS:
+        return False
+    known = base in _BASE_VERBS if base else False
+    form = ""
+    if not known:
+        for suffix in ("ed", "d", "ing", "es", "s"):
+            if low.endswith(suffix) and low[: -len(suffix)] in _BASE_VERBS:
+                known, form = True, suffix
+                break
+        if not known and low.endswith("ied") and low[:-3] + "y" in _BASE_VERBS:
+            known, form = True, "ed"
+        if not known and low in _BASE_VERBS:
+            known, form = True, "plain"
+        if not known and len(low) > 5 and low[:-2] in _BASE_VERBS and low.endswith("ed"):
+            known, form = True, "ed"
+    if not known:
+        return False
+    if base or form in ("ed", "d"):
+        return True  # 'sold', 'blamed'
+    after_auxiliary = previous is not None and (previous.low in _AUXILIARIES or previous.low in _BE)
+    if form == "ing":
+        return previous is not None and (previous.low in _BE or previous.low == "by")
+    if form in ("s", "es"):
+        return previous is not None and (previous.name or previous.low in _PRONOUNS)
+    return after_auxiliary
+
+
 def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
     """What a sentence asserts that no claim has: a verb in no cited claim whose clause (the
     words it governs, to the clause's end) is mostly in none either ('will replace every
@@ -1777,6 +1856,22 @@ def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
             and not backing.backs(tokens[i].stem)
         ]
         governed = [i for i in new if _object_like(tokens[i]) and not _verb_like(sentence, i)]
+        passive = index > 0 and tokens[index - 1].low in _BE and tokens[index - 1].low != "is" or (
+            index > 1 and tokens[index - 1].low == "being"
+        )
+        if (governed or passive) and _event_verb(sentence, index):
+            # What happened, in a verb no claim has nor a synonym of: the sentence's assertion
+            # is new however many of its topic words the claims share ('has sold its Nevada
+            # solar farm' against 'will build a solar farm in Nevada').
+            first = index
+            while first > 0 and tokens[first - 1].low in _AUXILIARIES | _BE:
+                first -= 1
+            reasons.append(
+                f"new predicate: the paragraph says '{_span(sentence, first, min(end - 1, index + 4))}'; "
+                f"no cited claim says '{token.low}' or anything like it"
+            )
+            index = end
+            continue
         # The verb's first word after it, new too ('replace every verifier'), unless that word is
         # only in the claims as part of a name ('air' in 'Norvik Air').
         first_word = next(

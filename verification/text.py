@@ -87,7 +87,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
 
 
 # Irregular verb forms and their plain form, so 'built' meets 'will build' and 'sold' 'sells'.
-_IRREGULAR = dict(
+IRREGULAR = dict(
     pair.split(":")
     for pair in """
     built:build sold:sell bought:buy won:win lost:lose made:make took:take taken:take gave:give given:give
@@ -112,7 +112,7 @@ def stem(word: str) -> str:
     w = word.lower()
     if w.endswith("'s"):
         w = w[:-2]
-    w = _IRREGULAR.get(w, w)
+    w = IRREGULAR.get(w, w)
     if len(w) <= 3:
         return w
     for suffix, keep in (
