@@ -127,6 +127,7 @@ def _claim_values(claim: str) -> frozenset[Decimal]:
     return frozenset(lex.figure_values(claim) | lex.implied_values(claim) | inside_names)
 
 
+_METRES = re.compile(r"\d+(?:\.\d+)?m")
 _NAME_DIGITS = re.compile(r"(?<=[A-Za-z][-.])\d+(?:\.\d+)?|(?<=[A-Za-z])\d+(?:\.\d+)?")
 
 
@@ -144,11 +145,13 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     digits = [figure for figure in digits if figure.start not in in_ratios]
     spelled = [figure for figure in spelled if figure.start not in in_ratios]
     for figure in digits:
+        if _METRES.fullmatch(figure.text) and Decimal(figure.text[:-1]) in offered and "met" in claims.lower():
+            continue  # '5.4m' for a claim's '5.4 metres': 'm' is the unit here, not million
         if figure.value not in offered and not _rounds(passage, figure, offered):
             reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
     for figure in spelled:
-        if figure.value in offered:
-            continue
+        if figure.value in offered or _rounds(passage, figure, offered):
+            continue  # 'about five points' for 4.97
         following = lex.content_words(passage[figure.start + len(figure.text) :])[:SPELLED_LOOKAHEAD]
         counted = [word for word in following if lex.stem(word) in backing]
         if counted:

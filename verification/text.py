@@ -495,11 +495,18 @@ def implied_values(text: str) -> set[Decimal]:
     for match in _CLOCK.finditer(text):
         values.add(Decimal(match.group(1)))  # '10am': the passage's '10 a.m.'
     values |= differences(text)
+    multiplier = _MULTIPLIED.search(text)
+    if multiplier:
+        # 'doubled its workforce to 800' says it was 400 before.
+        factor = _FACTORS[multiplier.group(1).lower()]
+        values |= {_normal(figure.value / factor) for figure in digit_figures(text) if figure.value}
     for match in _BASIS_POINTS.finditer(text):
         values.add((Decimal(match.group(1)) / 100).normalize())  # 50 basis points: 0.5 points
     return values
 
 
+_FACTORS = {"doubled": Decimal(2), "tripled": Decimal(3), "quadrupled": Decimal(4), "halved": Decimal("0.5")}
+_MULTIPLIED = re.compile(r"\b(doubled|tripled|quadrupled|halved)\b", re.IGNORECASE)
 # A claim with more figures than this is a table, not a before-and-after: no differences.
 _MOST_FIGURES_FOR_DIFFERENCES = 6
 
