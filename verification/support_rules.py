@@ -83,6 +83,7 @@ _POLARITY_LISTS = {
         wins gaining peaked larger bigger spiked spike rallied rally recovered ballooned swelled swell
         costlier pricier stronger warmer hotter advanced advances retreated skyrocketed soaring surging
         quadrupled longer wider profit profits profitable surplus
+        denser
     """,
     ("level", -1): """
         fall falls fell fallen falling decline declines declined declining decrease decreases decreased
@@ -93,7 +94,7 @@ _POLARITY_LISTS = {
         downturn slow slowed slows slower slowdown slowing decelerate decelerated weaken weakened
         narrow narrowed halved smaller ease eased eases easing cooled soften softened tanked crashed
         collapsed dwindled cheaper weaker colder cooler plummeted plummet plummets sank slumping dragged
-        dampened shorter narrower deficit unprofitable
+        dampened shorter narrower deficit unprofitable sparser
     """,
     ("rank", 1): """
         beat beats beaten beating outperform outperformed outperforms surpass surpassed surpasses exceed
@@ -1057,7 +1058,16 @@ def _is_bound(clause: Clause, index: int) -> bool:
     if tokens[index].low not in _ALSO_BOUND:
         return False
     following = tokens[index + 1 : index + 3]
-    return any(t.kind == "number" for t in following) or (bool(following) and following[0].low == "than")
+    if any(t.kind == "number" for t in following):
+        return True
+    if not following or following[0].low != "than":
+        return False
+    # 'more than 200', 'more than half': a bound; 'cost more than sampling': a comparison.
+    after = tokens[index + 2 : index + 4]
+    return not after or any(t.kind == "number" or t.low in NUMBER_WORDS or t.low in _BOUND_NOUNS for t in after)
+
+
+_BOUND_NOUNS = _forms("half third quarter double twice triple a an one")
 
 
 # Dates ---------------------------------------------------------------------------------------
@@ -1891,6 +1901,82 @@ def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
     return reasons
 
 
+# Roles ---------------------------------------------------------------------------------------
+
+
+def _subject(clause: Clause, verb: int) -> list[int]:
+    """The words right before a verb, up to three, skipping auxiliaries: who does it."""
+    tokens = clause.tokens
+    found: list[int] = []
+    index = verb - 1
+    while index >= 0 and (tokens[index].low in _AUXILIARIES or tokens[index].low in _ADVERBS):
+        index -= 1
+    while index >= 0 and len(found) < 3:
+        token = tokens[index]
+        if token.boundary or token.kind != "word" or token.low in _DETERMINERS or not token.content:
+            break
+        found.append(index)
+        index -= 1
+    return found
+
+
+def _active(clause: Clause, verb: int) -> bool:
+    tokens = clause.tokens
+    before = tokens[verb - 1].low if verb else ""
+    after = tokens[verb + 1].low if verb + 1 < len(tokens) else ""
+    return before not in _BE and before != "being" and after != "by"
+
+
+def _done_to(clause: Clause, verb: int, stems: set[str]) -> bool:
+    """Whether all these words stand after the verb in its clause: the one it is done to."""
+    after = set()
+    for token in clause.tokens[verb + 1 : verb + 8]:
+        if token.boundary:
+            break
+        if token.low.endswith("'s") or clause.text[token.end : token.end + 1] == "'":
+            return False  # 'licensed Ivy Labs' model': an owner, not the one done to
+        after.add(token.stem)
+    return stems <= after
+
+
+def role_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """Who did it, swapped: the passage's verb has for its doer what the claim's same verb has
+    in another role, and the claim's doer stands elsewhere in the passage ('Pelham Telecom
+    fined the regulator' against 'the regulator fined Pelham Telecom'). Both verbs active:
+    a passive turns the roles round on purpose."""
+    for index, token in enumerate(sentence.tokens):
+        if (
+            not token.content
+            or token.name
+            or token.low in POLARITY
+            or not _verb_like(sentence, index)
+            or not _active(sentence, index)
+        ):
+            continue
+        mine = _subject(sentence, index)
+        if not mine:
+            continue
+        for cited in claims:
+            claim = cited.clause
+            for position, other in enumerate(claim.tokens):
+                if not (other.content and same_word(token, other)) or not _active(claim, position):
+                    continue
+                theirs = _subject(claim, position)
+                if not theirs:
+                    continue
+                if any(same_word(sentence.tokens[i], claim.tokens[j]) for i in mine for j in theirs):
+                    continue
+                # Each doer is the one done to on the other side: a swap, not a new doer.
+                if _done_to(sentence, index, {claim.tokens[j].stem for j in theirs}) and _done_to(
+                    claim, position, {sentence.tokens[i].stem for i in mine}
+                ):
+                    return [
+                        f"entity swap: the paragraph says '{_span(sentence, min(mine), index + 2)}'; "
+                        f"{_claim_says(cited, _span(claim, min(theirs), position + 2))}"
+                    ]
+    return []
+
+
 # --- All rules -------------------------------------------------------------------------------
 
 
@@ -1903,7 +1989,8 @@ def check(sentences: Sequence[str], claims: Sequence[Cited], backing: Backing | 
     for text in sentences:
         sentence = clause_of(text)
         reasons += negation_and_direction(sentence, claims)
-        reasons += entity_rule(sentence, claims)
+        entity = entity_rule(sentence, claims)
+        reasons += entity or role_rule(sentence, claims)
         reasons += modality_rule(sentence, claims)
         reasons += new_predicate_rule(sentence, backing)
     return list(dict.fromkeys(reasons))
