@@ -506,6 +506,8 @@ class Clause:
     verbs: list[int] | None = None
     all_stems: frozenset[str] | None = None
     numbers: dict[str, list[int]] | None = None
+    word_index: dict[str, list[int]] | None = None
+    doers: list[tuple[int, list[int]]] | None = None
 
 
 def real_names(clause: Clause) -> frozenset[str]:
@@ -1927,6 +1929,29 @@ def _active(clause: Clause, verb: int) -> bool:
     return before not in _BE and before != "being" and after != "by"
 
 
+def _word_keys(token: Token) -> list[str]:
+    """Keys under which ``same_word`` may find a token: its key, its long prefix, its synonym groups."""
+    keys = ["k:" + token.key]
+    if len(token.stem) >= 6:
+        keys.append("p:" + token.stem[:6])
+    keys += [f"g:{group}" for group in SYNONYMS.get(token.stem, ())]
+    return keys
+
+
+def _same_words(clause: Clause, token: Token) -> list[int]:
+    """Positions of a clause's content words that are ``token``'s word, found through an index
+    built once a clause (a story cites the same claims from many sentences)."""
+    if clause.word_index is None:
+        index: dict[str, list[int]] = {}
+        for position, other in enumerate(clause.tokens):
+            if other.content:
+                for key in _word_keys(other):
+                    index.setdefault(key, []).append(position)
+        clause.word_index = index
+    found = {position for key in _word_keys(token) for position in clause.word_index.get(key, ())}
+    return sorted(position for position in found if same_word(token, clause.tokens[position]))
+
+
 def _done_to(clause: Clause, verb: int, stems: set[str]) -> bool:
     """Whether all these words stand after the verb in its clause: the one it is done to."""
     after = set()
@@ -1939,35 +1964,47 @@ def _done_to(clause: Clause, verb: int, stems: set[str]) -> bool:
     return stems <= after
 
 
+def _doers(clause: Clause) -> list[tuple[int, list[int]]]:
+    """Each active verb of a clause with the words right before it (its doer), once a clause."""
+    if clause.doers is None:
+        clause.doers = []
+        for index, token in enumerate(clause.tokens):
+            if (
+                not token.content
+                or token.name
+                or token.low in POLARITY
+                or not _verb_like(clause, index)
+                or not _active(clause, index)
+            ):
+                continue
+            subject = _subject(clause, index)
+            if subject:
+                clause.doers.append((index, subject))
+    return clause.doers
+
+
 def role_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     """Who did it, swapped: the passage's verb has for its doer what the claim's same verb has
     in another role, and the claim's doer stands elsewhere in the passage ('Pelham Telecom
     fined the regulator' against 'the regulator fined Pelham Telecom'). Both verbs active:
     a passive turns the roles round on purpose."""
-    for index, token in enumerate(sentence.tokens):
-        if (
-            not token.content
-            or token.name
-            or token.low in POLARITY
-            or not _verb_like(sentence, index)
-            or not _active(sentence, index)
-        ):
-            continue
-        mine = _subject(sentence, index)
-        if not mine:
-            continue
-        for cited in claims:
-            claim = cited.clause
-            for position, other in enumerate(claim.tokens):
-                if not (other.content and same_word(token, other)) or not _active(claim, position):
-                    continue
-                theirs = _subject(claim, position)
-                if not theirs:
-                    continue
+    mine_by_verb = dict(_doers(sentence))
+    if not mine_by_verb:
+        return []
+    for cited in claims:
+        claim = cited.clause
+        for position, theirs in _doers(claim):
+            theirs_stems = {claim.tokens[j].stem for j in theirs}
+            if not theirs_stems <= sentence.stems:
+                continue  # the claim's doer is not in the sentence at all: no swap (and cheap)
+            for index in _same_words(sentence, claim.tokens[position]):
+                mine = mine_by_verb.get(index)
+                if not mine or not theirs_stems.isdisjoint(sentence.tokens[i].stem for i in mine):
+                    continue  # the same doer (the common case, and a cheap test)
                 if any(same_word(sentence.tokens[i], claim.tokens[j]) for i in mine for j in theirs):
                     continue
                 # Each doer is the one done to on the other side: a swap, not a new doer.
-                if _done_to(sentence, index, {claim.tokens[j].stem for j in theirs}) and _done_to(
+                if _done_to(sentence, index, theirs_stems) and _done_to(
                     claim, position, {sentence.tokens[i].stem for i in mine}
                 ):
                     return [
