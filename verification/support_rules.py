@@ -110,7 +110,7 @@ _POLARITY_LISTS = {
         accept accepted accepts allow allowed allows permit permitted confirm confirmed confirms support
         supported supports improve improved improves improvement improving benefit benefited helped helps
         effective valid upheld uphold positive granted grant safe legal correct
-        accurate praised praise welcomed welcome agreed
+        accurate praised praise welcomed welcome agreed cleared
     """,
     ("outcome", -1): """
         failed fails failure reject rejected rejects rejection deny denied denies ban banned bans
@@ -508,6 +508,7 @@ class Clause:
     numbers: dict[str, list[int]] | None = None
     word_index: dict[str, list[int]] | None = None
     doers: list[tuple[int, list[int]]] | None = None
+    prefixed: dict[str, int] | None = None
 
 
 def real_names(clause: Clause) -> frozenset[str]:
@@ -689,7 +690,7 @@ _WEIGHING = _forms(
     "considering weighing mulling exploring contemplating eyeing threatening threatens threatened threaten"
 )
 # Between a modal and its verb: 'could one day complete', 'will soon open'.
-_NOT_GOVERNED = _forms("one day someday soon eventually also still likely probably ultimately finally")
+_NOT_GOVERNED = _forms("one day someday soon eventually also still likely probably ultimately finally course track")
 
 
 @lru_cache(maxsize=4096)
@@ -894,6 +895,15 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                 )
                 flagged.add(index)
                 break
+    # A word and its negative by prefix: 'destabilizes' against 'stabilizes'.
+    if not flagged:
+        for index, cited, position in _prefix_negations(sentence, claims):
+            reasons.append(
+                f"negation: the paragraph says '{_phrase(sentence, index)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position))}"
+            )
+            flagged.add(index)
+            break
     # Direction: opposite signs of one concept about the same thing.
     for index in _movements(sentence):
         if flagged:
@@ -906,7 +916,49 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
     return reasons
 
 
-_MOTION = _forms("edged ticked went moved crept go goes going gone is are was were be been")
+# Prefixes that make a word its own negative ('unsafe', 'ineffective', 'destabilize').
+_NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "de", "non")
+
+
+def _prefixed_forms(clause: Clause) -> dict[str, int]:
+    """Each word's negative by prefix and its positive without one ('stabiliz' for
+    'destabiliz'), with the word's position: computed once a clause."""
+    if clause.prefixed is None:
+        forms: dict[str, int] = {}
+        for index, token in enumerate(clause.tokens):
+            if not token.content or token.name:
+                continue
+            stem = token.stem
+            for prefix in _NEGATIVE_PREFIXES:
+                if len(stem) >= 4:
+                    forms.setdefault(prefix + stem, index)
+                if stem.startswith(prefix) and len(stem) - len(prefix) >= 4:
+                    forms.setdefault(stem[len(prefix) :], index)
+        clause.prefixed = forms
+    return clause.prefixed
+
+
+def _prefix_negations(sentence: Clause, claims: Sequence[Cited]) -> list[tuple[int, Cited, int]]:
+    """Where the passage has a word's negative by prefix and a claim the word, or the reverse,
+    neither side having the other's form."""
+    forms = _prefixed_forms(sentence)
+    found = []
+    for cited in claims:
+        claim = cited.clause
+        for hit in forms.keys() & claim.stems:
+            index = forms[hit]
+            if sentence.tokens[index].stem in claim.stems or hit in sentence.stems:
+                continue
+            position = next(
+                (i for i, other in enumerate(claim.tokens) if other.stem == hit and other.content and not other.name),
+                None,
+            )
+            if position is not None:
+                found.append((index, cited, position))
+    return found
+
+
+_MOTION = _forms("edged ticked went moved crept go goes going gone is are was were be been picked picks shot")
 
 
 def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
@@ -921,6 +973,8 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
         return concept, sign
     if low in ("expensive", "costly", "pricey") and index and tokens[index - 1].low in ("more", "less"):
         return ("level", 1 if tokens[index - 1].low == "more" else -1)  # 'more expensive': pricier
+    if low == "down" and index and tokens[index - 1].low in ("turned", "turn", "turns", "turning"):
+        return ("outcome", -1)  # 'turned down the offer': rejected it
     if low in ("up", "down"):
         previous = tokens[index - 1].low if index else ""
         following = tokens[index + 1] if index + 1 < len(tokens) else None
@@ -1960,6 +2014,8 @@ def _done_to(clause: Clause, verb: int, stems: set[str]) -> bool:
             break
         if token.low.endswith("'s") or clause.text[token.end : token.end + 1] == "'":
             return False  # 'licensed Ivy Labs' model': an owner, not the one done to
+        if token.low == "by":
+            break  # 'agreed to be acquired by Merriam': the doer of a passive, not the one done to
         after.add(token.stem)
     return stems <= after
 
