@@ -42,6 +42,8 @@ SENTENCE_COVERAGE = 0.34
 SENTENCE_MIN_WORDS = 4
 # A number word counts as a figure when one of the next few content words is in the claims.
 SPELLED_LOOKAHEAD = 3
+# Units a count in words counts that stopword lists leave out: 'twelve years'.
+_COUNTED_UNITS = frozenset("years months weeks days hours minutes times".split())
 # How many missing words an explanation lists.
 SHOWN_WORDS = 6
 
@@ -152,7 +154,11 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     for figure in spelled:
         if figure.value in offered or _rounds(passage, figure, offered):
             continue  # 'about five points' for 4.97
-        following = lex.content_words(passage[figure.start + len(figure.text) :])[:SPELLED_LOOKAHEAD]
+        following = [
+            word
+            for word in lex.words(passage[figure.start + len(figure.text) :])[: SPELLED_LOOKAHEAD + 2]
+            if len(word) > 2 and (word.lower() not in lex.STOPWORDS or word.lower() in _COUNTED_UNITS)
+        ][:SPELLED_LOOKAHEAD]
         counted = [word for word in following if lex.stem(word) in backing]
         if counted:
             reasons.append(f"'{figure}' ({counted[0]}) is in none of the cited claims ({_figures_offered(claims)})")

@@ -880,7 +880,9 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
         for position, other in enumerate(cited.clause.tokens):
             # Only a verb's negation: a claim's 'without a learned critic' or 'no exact verifier
             # exists' is often said the other way round ('critic-free', 'resists exact verifiers').
-            if not (other.head and other.verbal):
+            # A noun's 'no' counts when the passage has the verb before it too: 'found no link'
+            # against 'found a link'.
+            if not (other.head and (other.verbal or _found_no(cited.clause, position, sentence))):
                 continue
             for index, token in enumerate(sentence.tokens):
                 if index in flagged or not token.content or token.in_negated_clause or not same_word(token, other):
@@ -958,6 +960,18 @@ def _prefix_negations(sentence: Clause, claims: Sequence[Cited]) -> list[tuple[i
     return found
 
 
+def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:
+    """Whether a claim's 'VERB no NOUN' ('found no link') has its verb in the passage."""
+    tokens = claim.tokens
+    cue = position - 1
+    while cue >= 0 and not tokens[cue].cue:
+        cue -= 1
+    if cue < 1 or tokens[cue].low != "no" or not tokens[cue - 1].content:
+        return False
+    verb = tokens[cue - 1]
+    return any(t.content and same_word(t, verb) for t in sentence.tokens)
+
+
 _MOTION = _forms("edged ticked went moved crept go goes going gone is are was were be been picked picks shot")
 
 
@@ -973,6 +987,11 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
         return concept, sign
     if low in ("expensive", "costly", "pricey") and index and tokens[index - 1].low in ("more", "less"):
         return ("level", 1 if tokens[index - 1].low == "more" else -1)  # 'more expensive': pricier
+    if low in ("slowly", "quickly", "rapidly") and index and tokens[index - 1].low in ("more", "less"):
+        fast = low != "slowly"
+        return ("level", 1 if (tokens[index - 1].low == "more") == fast else -1)  # 'more slowly': slower
+    if low in ("more", "less") and index and tokens[index - 1].low in ("cost", "costs", "costing"):
+        return ("level", 1 if low == "more" else -1)  # 'costs less': cheaper
     if low == "down" and index and tokens[index - 1].low in ("turned", "turn", "turns", "turning"):
         return ("outcome", -1)  # 'turned down the offer': rejected it
     if low in ("up", "down"):
@@ -1041,7 +1060,13 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
     for cited in claims:
         for position, (other_concept, other_sign) in _movements(cited.clause).items():
             other = cited.clause.tokens[position]
-            if other_concept != concept or (other.stem in others and other.stem != token.stem):
+            if other_concept != concept and not (
+                {concept, other_concept} == {"level", "outcome"}
+                and (token.low in _LEVEL_TOO or other.low in _LEVEL_TOO)
+                and not (token.in_negated_clause or other.in_negated_clause)
+            ):
+                continue
+            if other.stem in others and other.stem != token.stem:
                 continue
             if other.stem == token.stem and other_sign == sign:
                 return None  # the claim uses the very word the same way
@@ -1074,6 +1099,13 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
         f"{kind}: the paragraph says '{_phrase(sentence, index)}'; "
         f"{_claim_says(cited, _phrase(cited.clause, position))}"
     )
+
+
+# Outcome words that also move a level: 'improves stability' against 'lowers stability'.
+_LEVEL_TOO = _forms(
+    "improve improves improved improving worsen worsens worsened hurt hurts harm harms harmed damaged "
+    "boost boosts boosted"
+)
 
 
 def _than_after(clause: Clause, index: int) -> bool:
@@ -2070,6 +2102,40 @@ def role_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     return []
 
 
+# Movements by value ------------------------------------------------------------------------
+
+_FIGURE_TEXT = r"[$€£¥]?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|per cent)?"
+_FROM_TO = re.compile(rf"\bfrom\s+({_FIGURE_TEXT})\s+to\s+({_FIGURE_TEXT})", re.IGNORECASE)
+_TO_FROM = re.compile(rf"\b(?:to|at|reaching|hitting)\s+({_FIGURE_TEXT})[^.;:]{{0,40}}?\bfrom\s+({_FIGURE_TEXT})", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def _value_moves(text: str) -> tuple[tuple[Decimal, Decimal, str], ...]:
+    """Each 'from A to B' (or 'to B from A') of a text: where a value went, by the values."""
+    moves = []
+    for pattern, swap in ((_FROM_TO, False), (_TO_FROM, True)):
+        for match in pattern.finditer(text):
+            first, second = (lex.figure_values(match.group(i)) for i in (1, 2))
+            if len(first) == 1 and len(second) == 1:
+                start, end = (second, first) if swap else (first, second)
+                moves.append((next(iter(start)), next(iter(end)), match.group().strip()))
+    return tuple(moves)
+
+
+def value_direction_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'rose from 22.8% to 26.3%' where a claim has it go from 26.3% to 22.8%: the same two
+    values, the other way round, whatever words carry the movement."""
+    mine = _value_moves(passage)
+    if not mine:
+        return []
+    for start, end, text in mine:
+        for cited in claims:
+            for other_start, other_end, other_text in _value_moves(cited.clause.text):
+                if (start, end) == (other_end, other_start) and start != end:
+                    return [f"direction: the paragraph says '{text}'; {_claim_says(cited, other_text)}"]
+    return []
+
+
 # --- All rules -------------------------------------------------------------------------------
 
 
@@ -2078,7 +2144,7 @@ def check(sentences: Sequence[str], claims: Sequence[Cited], backing: Backing | 
     passage (a figure's words do not cross sentences); the other rules sentence by sentence."""
     backing = backing or Backing([cited.clause for cited in claims])
     passage = " ".join(sentences)
-    reasons = date_rule(passage, claims) + quantity_rule(passage, claims)
+    reasons = date_rule(passage, claims) + quantity_rule(passage, claims) + value_direction_rule(passage, claims)
     for text in sentences:
         sentence = clause_of(text)
         reasons += negation_and_direction(sentence, claims)
