@@ -966,10 +966,10 @@ def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:
     cue = position - 1
     while cue >= 0 and not tokens[cue].cue:
         cue -= 1
-    if cue < 1 or tokens[cue].low != "no" or not tokens[cue - 1].content:
+    if cue < 1 or tokens[cue].low != "no" or tokens[cue - 1].kind != "word" or tokens[cue - 1].low in _BE:
         return False
     verb = tokens[cue - 1]
-    return any(t.content and same_word(t, verb) for t in sentence.tokens)
+    return any(t.kind == "word" and not t.in_negated_clause and same_word(t, verb) for t in sentence.tokens)
 
 
 _MOTION = _forms("edged ticked went moved crept go goes going gone is are was were be been picked picks shot")
@@ -1063,7 +1063,7 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
             if other_concept != concept and not (
                 {concept, other_concept} == {"level", "outcome"}
                 and (token.low in _LEVEL_TOO or other.low in _LEVEL_TOO)
-                and not (token.in_negated_clause or other.in_negated_clause)
+                and not (token.negated or other.negated)
             ):
                 continue
             if other.stem in others and other.stem != token.stem:
