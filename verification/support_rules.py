@@ -668,10 +668,13 @@ def _mark_modals(clause: Clause) -> None:
 
 def _governed(tokens: list[Token], index: int) -> int:
     """The first telling word after a modal marker: its verb ('could one day complete')."""
+    end = index + 1
+    while end < min(len(tokens), index + 6) and not tokens[end].boundary:
+        end += 1  # a modal governs no word past its clause: 'next year, the lab says'
     return next(
         (
             position
-            for position in range(index + 1, min(len(tokens), index + 6))
+            for position in range(index + 1, end)
             if (
                 tokens[position].content
                 or (tokens[position].kind == "word" and tokens[position - 1].low == "to")  # 'to last'
@@ -1918,7 +1921,26 @@ def _event_verb(clause: Clause, index: int) -> bool:
     return after_auxiliary
 
 
-def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
+def _nearest(sentence: Clause, first: int, end: int, claims: Sequence[Cited]) -> str:
+    """The cited claim closest to a clause (most words in common), quoted from its first verb:
+    what the writer may have meant to say, for the reason's other side."""
+    words = {t.stem for t in sentence.tokens[max(0, first - 6) : end] if t.content}
+    best = max(claims, key=lambda cited: len(words & cited.clause.stems), default=None)
+    if best is None:
+        return ""
+    tokens = best.clause.tokens
+    clear = [i for i, t in enumerate(tokens) if t.content and not t.name and (t.low in POLARITY or t.low.endswith("ed"))]
+    likely = [i for i, t in enumerate(tokens) if t.content and not t.name and _verb_like(best.clause, i)]
+    verb = (clear or likely or [None])[0]
+    if verb is None:
+        return ""
+    first = verb
+    while first > 0 and tokens[first - 1].low in _AUXILIARIES:
+        first -= 1  # 'will build', 'has cut'
+    return f"; the nearest, {_claim_says(best, _span(best.clause, first, verb + 4))}"
+
+
+def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cited] = ()) -> list[str]:
     """What a sentence asserts that no claim has: a verb in no cited claim whose clause (the
     words it governs, to the clause's end) is mostly in none either ('will replace every
     verifier'). A new verb with backed words after it is a paraphrase of the claim's verb
@@ -1954,22 +1976,10 @@ def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
             and not backing.backs(tokens[i].stem)
         ]
         governed = [i for i in new if _object_like(tokens[i]) and not _verb_like(sentence, i)]
-        passive = index > 0 and tokens[index - 1].low in _BE and tokens[index - 1].low != "is" or (
-            index > 1 and tokens[index - 1].low == "being"
-        )
-        if (governed or passive) and _event_verb(sentence, index):
-            # What happened, in a verb no claim has nor a synonym of: the sentence's assertion
-            # is new however many of its topic words the claims share ('has sold its Nevada
-            # solar farm' against 'will build a solar farm in Nevada').
-            first = index
-            while first > 0 and tokens[first - 1].low in _AUXILIARIES | _BE:
-                first -= 1
-            reasons.append(
-                f"new predicate: the paragraph says '{_span(sentence, first, min(end - 1, index + 4))}'; "
-                f"no cited claim says '{token.low}' or anything like it"
-            )
-            index = end
-            continue
+        before = index - 1
+        while before > 0 and (tokens[before].low in _ADVERBS or tokens[before].low == "now"):
+            before -= 1  # 'is now approved'
+        passive = before >= 0 and tokens[before].low in _BE
         # The verb's first word after it, new too ('replace every verifier'), unless that word is
         # only in the claims as part of a name ('air' in 'Norvik Air').
         first_word = next(
@@ -1983,8 +1993,23 @@ def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
             words = ", ".join(tokens[i].low for i in [index, *new])
             reasons.append(
                 f"new predicate: the paragraph says '{_span(sentence, first, end - 1)}'; no cited claim says "
-                f"anything like it (not in them: {words})"
+                f"anything like it (not in them: {words}){_nearest(sentence, index, end, claims)}"
             )
+            index = end
+            continue
+        if (governed or passive) and _event_verb(sentence, index):
+            # What happened, in a verb no claim has nor a synonym of: the sentence's assertion
+            # is new however many of its topic words the claims share ('has sold its Nevada
+            # solar farm' against 'will build a solar farm in Nevada').
+            first = index
+            while first > 0 and tokens[first - 1].low in _AUXILIARIES | _BE:
+                first -= 1
+            reasons.append(
+                f"new predicate: the paragraph says '{_span(sentence, first, min(end - 1, index + 4))}'; "
+                f"no cited claim says '{token.low}' or anything like it{_nearest(sentence, index, end, claims)}"
+            )
+            index = end
+            continue
         index = end
     return reasons
 
@@ -2151,5 +2176,5 @@ def check(sentences: Sequence[str], claims: Sequence[Cited], backing: Backing | 
         entity = entity_rule(sentence, claims)
         reasons += entity or role_rule(sentence, claims)
         reasons += modality_rule(sentence, claims)
-        reasons += new_predicate_rule(sentence, backing)
+        reasons += new_predicate_rule(sentence, backing, claims)
     return list(dict.fromkeys(reasons))

@@ -287,7 +287,8 @@ def test_each_rule_catches_its_change_and_passes_its_twin(kind, claims, supporte
             ["Rubric rewards lowered the cost of labelling by forty percent in the audit lab trial."],
             "Rubric rewards will replace every verifier by next year, the lab says.",
             "new predicate: the paragraph says 'will replace every verifier by next year'; no cited claim says "
-            "anything like it (not in them: replace, verifier)",
+            "anything like it (not in them: replace, verifier); the nearest, claim 1 says 'lowered the cost of "
+            "labelling'",
         ),
     ],
 )
