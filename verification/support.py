@@ -126,7 +126,15 @@ def _claim_values(claim: str) -> frozenset[Decimal]:
     # Digits inside a claim's names count too: 'Llama 3' in a passage for a claim's 'Llama-3'.
     # Only version-like numbers: a year inside a name ('FY2024') backs no year of the passage's.
     inside_names = {value for digits in _NAME_DIGITS.findall(claim) if (value := Decimal(digits)) < 1000}
-    return frozenset(lex.figure_values(claim) | lex.implied_values(claim) | inside_names)
+    # A model's size in its name: 'Qwen3-8B' backs '8B' and 'the 8-billion-parameter model'.
+    sizes = {
+        (Decimal(digits) * _SIZE_SCALES[scale.upper()]).normalize() for digits, scale in _MODEL_SIZE.findall(claim)
+    }
+    return frozenset(lex.figure_values(claim) | lex.implied_values(claim) | inside_names | sizes)
+
+
+_MODEL_SIZE = re.compile(r"(?<=[A-Za-z0-9][-.])(\d+(?:\.\d+)?)([BbMmKkTt])\b")
+_SIZE_SCALES = {"K": Decimal(1_000), "M": Decimal(1_000_000), "B": Decimal(1_000_000_000), "T": Decimal(10**12)}
 
 
 _METRES = re.compile(r"\d+(?:\.\d+)?m")
@@ -187,6 +195,7 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
         for name in found
         if name not in abbreviated
         and name not in _COMMON_KNOWLEDGE
+        and name not in _COMMON_ACRONYMS
         and not _PERIOD.fullmatch(name)
         and not _demonym_of(name, backing_lower)
         and not ("." in name and lex.name_is_mentioned(name.replace(".", ""), backing_lower, backing_stems))
@@ -250,8 +259,18 @@ _TITLES = {
 }
 # Names everyone knows, which no claim need mention ('120 light years from Earth').
 _COMMON_KNOWLEDGE = frozenset({"Earth", "Moon", "Sun", "Internet", "Web"})
+# Acronyms news copy uses as common nouns, not names: 'AI agents', 'GPUs'.
+_COMMON_ACRONYMS = frozenset({"AI", "LLM", "LLMs", "ML", "API", "APIs", "GPU", "GPUs", "CPU", "CPUs"})
 
 
+_EXPANSIONS = {
+    "LLM": "large language model models",
+    "RLHF": "reinforcement learning human feedback",
+    "RL": "reinforcement learning",
+    "AI": "artificial intelligence",
+    "GPU": "graphics processor chip",
+    "SFT": "supervised fine-tuning",
+}
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:of\s+|for\s+|and\s+|the\s+)*[A-Z][a-z]+)+")
 
@@ -342,6 +361,10 @@ def assess(
     if _ACRONYM.search(claims):
         # 'European Central Bank' is backed by a claim's 'ECB', as a name and as words.
         backing.add({lex.stem(word) for word in _abbreviated_names(passage, claims)})
+        # Acronyms whose words everyone knows: a claim's 'LLMs' backs 'large language models'.
+        backing.add(
+            {lex.stem(word) for acronym, words in _EXPANSIONS.items() if acronym in claims for word in words.split()}
+        )
 
     reasons = _figure_reasons(passage, claims, backing)
     reasons += _name_reasons(passage, claims, backing, context_texts)

@@ -293,6 +293,9 @@ _SYNONYM_GROUPS = """
     stop halt suspend pause cease end freeze
     follow track monitor
     build construct erect develop create design
+    train teach
+    method approach technique recipe
+    benchmark test eval evaluation
     pay wage salary
     profit earnings
     revenue sales turnover
@@ -862,7 +865,7 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
         for cited in claims:
             for position, other in enumerate(cited.clause.tokens):
                 if other.content and same_word(token, other):
-                    if other.in_negated_clause:
+                    if other.in_negated_clause or (token.nominal and _scarce(sentence, index, cited.clause)):
                         agrees = True  # 'no accuracy gain' and 'did not improve accuracy'
                         continue
                     score = len(context & _context(cited.clause, position))
@@ -961,6 +964,19 @@ def _prefix_negations(sentence: Clause, claims: Sequence[Cited]) -> list[tuple[i
             if position is not None:
                 found.append((index, cited, position))
     return found
+
+
+_SCARCITY = _forms("bottleneck bottlenecks scarce scarcity shortage shortages constraint constraints missing")
+
+
+def _scarce(sentence: Clause, index: int, claim: Clause) -> bool:
+    """'for lack of expertise' says what 'expertise is the bottleneck' says."""
+    cue = index - 1
+    while cue >= 0 and not sentence.tokens[cue].cue:
+        cue -= 1
+    return cue >= 0 and sentence.tokens[cue].low in ("lack", "lacks", "lacked", "lacking", "absence") and any(
+        t.low in _SCARCITY for t in claim.tokens
+    )
 
 
 def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:
