@@ -43,7 +43,7 @@ SENTENCE_MIN_WORDS = 4
 # A number word counts as a figure when one of the next few content words is in the claims.
 SPELLED_LOOKAHEAD = 3
 # Units a count in words counts that stopword lists leave out: 'twelve years'.
-_COUNTED_UNITS = frozenset("years months weeks days hours minutes times".split())
+_COUNTED_UNITS = frozenset(["years", "months", "weeks", "days", "hours", "minutes", "times"])
 # How many missing words an explanation lists.
 SHOWN_WORDS = 6
 

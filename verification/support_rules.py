@@ -1572,7 +1572,8 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         before, after = _names_around(sentence, index)
         if not (is_real(before) or is_real(after)) or before == after:
             continue
-        roles = (after, before) if _passive_at(sentence, index) else (before, after)  # (doer, done-to)
+        passive_here = _passive_at(sentence, index) or _agent_after(sentence, after)
+        roles = (after, before) if passive_here else (before, after)  # (doer, done-to)
         for cited in claims:
             for position, other in enumerate(cited.clause.tokens):
                 if not other.content or other.name or not same_word(token, other):
@@ -1582,7 +1583,7 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                 other_before, other_after = _names_around(cited.clause, position)
                 if other_before is None and other_after is None:
                     continue
-                passive = _passive_at(cited.clause, position)
+                passive = _passive_at(cited.clause, position) or _agent_after(cited.clause, other_after)
                 other_roles = (other_after, other_before) if passive else (other_before, other_after)
                 swapped = None not in roles and roles[0] != roles[1] and other_roles == roles[::-1]
                 # The same doer, another done-to (or the reverse), the passage's name being one
@@ -1681,6 +1682,13 @@ def _name_start(clause: Clause, name: str | None) -> int | None:
 
 def _name_end(clause: Clause, name: str | None, index: int) -> int:
     return next((last for first, last, span in clause.names if span == name and first > index), index + 2)
+
+
+def _agent_after(clause: Clause, name: str | None) -> bool:
+    """Whether the name after a verb follows 'by': the doer of a passive further on ('agreed
+    to be acquired by Merriam Steel')."""
+    start = _name_start(clause, name)
+    return start is not None and start > 0 and clause.tokens[start - 1].low == "by"
 
 
 def _passive_at(clause: Clause, index: int) -> bool:
