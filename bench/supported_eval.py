@@ -16,8 +16,9 @@ cases were caught (and how many passed):
   claim's figures, roundings in words; unsupported cases of every kind) written without
   reading the held-out set; tuning data too;
 - ``held-out``: ``tests/verification/heldout_cases.json``, written by someone else and never
-  tuned on: the one that measures. ``--show-errors`` never prints its cases, only counts. Its targets: accuracy >= 95%, false alarms <= 3%, and no
-  unsupported case of the kinds negation, direction, date and quantity passing.
+  tuned on: the one that measures. ``--show-errors`` never prints its cases, only counts. Its
+  targets: accuracy >= 95%, false alarms <= 3%, and no unsupported case of the kinds
+  negation, direction, date and quantity passing.
 """
 
 from __future__ import annotations

@@ -62,6 +62,7 @@ _NEGATOR_FIRST_WORDS = frozenset(phrase[0] for phrase in _NEGATOR_PHRASES)
 # 'not only', 'no more than', 'no fewer than': no negation of what follows.
 _NOT_NEGATING_NEXT = _forms("only just merely more less fewer later earlier")
 NEGATION_REACH = 1
+_ALL = _forms("any every all")
 # Verbs that take away what they govern: 'removing the critic' is 'without the critic'.
 _REMOVALS = _forms(
     "remove removes removed removing drop drops dropped dropping eliminate eliminates eliminated eliminating "
@@ -591,11 +592,11 @@ def _mark_negation(tokens: list[Token]) -> None:
                     cue_end = index + len(phrase) - 1
                     verbal = phrase[0] not in ("rather", "instead", "absence")
                     break
-        if cue_end is None and token.low in _REMOVALS and index + 1 < len(tokens) and tokens[index + 1].kind == "word":
+        following_word = tokens[index + 1].low if index + 1 < len(tokens) else ""
+        if cue_end is None and token.low in _REMOVALS and (following_word in _DETERMINERS or following_word in _ALL):
             # 'dropping the learned critic' says what 'without a learned critic' says: a noun's
             # negation. Only with a determiner after it, so 'sales dropped sharply' is a movement.
-            if tokens[index + 1].low in _DETERMINERS or tokens[index + 1].low in ("any", "every", "all"):
-                cue_end, verbal, removal = index, False, True
+            cue_end, verbal, removal = index, False, True
         if cue_end is None and (token.low in _NEGATORS or token.low.endswith("n't")):
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
             if following in _NOT_NEGATING_NEXT:
@@ -974,8 +975,10 @@ def _scarce(sentence: Clause, index: int, claim: Clause) -> bool:
     cue = index - 1
     while cue >= 0 and not sentence.tokens[cue].cue:
         cue -= 1
-    return cue >= 0 and sentence.tokens[cue].low in ("lack", "lacks", "lacked", "lacking", "absence") and any(
-        t.low in _SCARCITY for t in claim.tokens
+    return (
+        cue >= 0
+        and sentence.tokens[cue].low in ("lack", "lacks", "lacked", "lacking", "absence")
+        and any(t.low in _SCARCITY for t in claim.tokens)
     )
 
 
@@ -1953,8 +1956,9 @@ def _nearest(sentence: Clause, first: int, end: int, claims: Sequence[Cited]) ->
     if best is None:
         return ""
     tokens = best.clause.tokens
-    clear = [i for i, t in enumerate(tokens) if t.content and not t.name and (t.low in POLARITY or t.low.endswith("ed"))]
-    likely = [i for i, t in enumerate(tokens) if t.content and not t.name and _verb_like(best.clause, i)]
+    words = [i for i, t in enumerate(tokens) if t.content and not t.name]
+    clear = [i for i in words if tokens[i].low in POLARITY or tokens[i].low.endswith("ed")]
+    likely = [i for i in words if _verb_like(best.clause, i)]
     verb = (clear or likely or [None])[0]
     if verb is None:
         return ""
@@ -2155,7 +2159,9 @@ def role_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
 
 _FIGURE_TEXT = r"[$€£¥]?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|per cent)?"
 _FROM_TO = re.compile(rf"\bfrom\s+({_FIGURE_TEXT})\s+to\s+({_FIGURE_TEXT})", re.IGNORECASE)
-_TO_FROM = re.compile(rf"\b(?:to|at|reaching|hitting)\s+({_FIGURE_TEXT})[^.;:]{{0,40}}?\bfrom\s+({_FIGURE_TEXT})", re.IGNORECASE)
+_TO_FROM = re.compile(
+    rf"\b(?:to|at|reaching|hitting)\s+({_FIGURE_TEXT})[^.;:]{{0,40}}?\bfrom\s+({_FIGURE_TEXT})", re.IGNORECASE
+)
 
 
 @lru_cache(maxsize=4096)

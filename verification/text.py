@@ -87,9 +87,23 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
 
 
 # Irregular verb forms and their plain form, so 'built' meets 'will build' and 'sold' 'sells'.
-IRREGULAR = dict(
-    pair.split(":")
-    for pair in ["built:build", "sold:sell", "bought:buy", "won:win", "lost:lose", "made:make", "took:take", "taken:take", "gave:give", "given:give", "went:go", "gone:go", "came:come", "got:get", "gotten:get", "kept:keep", "held:hold", "led:lead", "met:meet", "paid:pay", "ran:run", "said:say", "saw:see", "seen:see", "told:tell", "wrote:write", "written:write", "drew:draw", "drawn:draw", "fell:fall", "fallen:fall", "grew:grow", "grown:grow", "rose:rise", "risen:rise", "spent:spend", "sent:send", "lent:lend", "struck:strike", "stood:stand", "thought:think", "became:become", "began:begin", "begun:begin", "broke:break", "broken:break", "brought:bring", "caught:catch", "chose:choose", "chosen:choose", "fought:fight", "found:find", "knew:know", "known:know", "sought:seek", "taught:teach", "understood:understand", "shrank:shrink", "shrunk:shrink", "sank:sink", "sunk:sink", "slid:slide", "drove:drive", "driven:drive", "beaten:beat", "shown:show", "showed:show", "hid:hide", "hidden:hide", "froze:freeze", "frozen:freeze", "spoke:speak", "spoken:speak", "swore:swear", "sworn:swear", "withdrew:withdraw", "withdrawn:withdraw", "overtook:overtake", "overtaken:overtake", "undertook:undertake", "forgave:forgive", "flew:fly", "flown:fly"]
+def _pairs(text: str) -> dict[str, str]:
+    return dict(pair.split(":") for pair in text.split())  # type: ignore[misc]
+
+
+IRREGULAR = _pairs(
+    """
+    built:build sold:sell bought:buy won:win lost:lose made:make took:take taken:take gave:give given:give
+    went:go gone:go came:come got:get gotten:get kept:keep held:hold led:lead met:meet paid:pay ran:run
+    said:say saw:see seen:see told:tell wrote:write written:write drew:draw drawn:draw fell:fall fallen:fall
+    grew:grow grown:grow rose:rise risen:rise spent:spend sent:send lent:lend struck:strike stood:stand
+    thought:think became:become began:begin begun:begin broke:break broken:break brought:bring caught:catch
+    chose:choose chosen:choose fought:fight found:find knew:know known:know sought:seek taught:teach
+    understood:understand shrank:shrink shrunk:shrink sank:sink sunk:sink slid:slide drove:drive driven:drive
+    beaten:beat shown:show showed:show hid:hide hidden:hide froze:freeze frozen:freeze spoke:speak spoken:speak
+    swore:swear sworn:swear withdrew:withdraw withdrawn:withdraw overtook:overtake overtaken:overtake
+    undertook:undertake forgave:forgive flew:fly flown:fly
+    """
 )
 
 

@@ -236,82 +236,82 @@ TWINS = [
     # 'expect X to', 'threatening to', a claim's 'expected to last', irregular verbs ('built'),
     # a news verb no claim has (active or passive), and a doer swapped with the one done to.
     (
-        'negation',
-        ['Process rewards stabilize agentic RL on long workflows.'],
-        'Process rewards keep agentic RL stable on long workflows.',
-        'Process rewards destabilize agentic RL on long workflows.',
+        "negation",
+        ["Process rewards stabilize agentic RL on long workflows."],
+        "Process rewards keep agentic RL stable on long workflows.",
+        "Process rewards destabilize agentic RL on long workflows.",
     ),
     (
-        'negation',
-        ['The researchers found no link between the sweetener and cancer in mice.'],
-        'In mice, the researchers found no link between the sweetener and cancer.',
-        'The researchers found a link between the sweetener and cancer in mice.',
+        "negation",
+        ["The researchers found no link between the sweetener and cancer in mice."],
+        "In mice, the researchers found no link between the sweetener and cancer.",
+        "The researchers found a link between the sweetener and cancer in mice.",
     ),
     (
-        'direction',
+        "direction",
         ["Failures to use teammates' input fell from 26.3% to 22.8%."],
         "Failures to use teammates' input dropped to 22.8% from 26.3%.",
         "Failures to use teammates' input became more common, reaching 26.3% from 22.8%.",
     ),
     (
-        'direction',
-        ['Wages grew faster than prices in October.'],
-        'In October wages grew more quickly than prices.',
-        'Wages grew more slowly than prices in October.',
+        "direction",
+        ["Wages grew faster than prices in October."],
+        "In October wages grew more quickly than prices.",
+        "Wages grew more slowly than prices in October.",
     ),
     (
-        'direction',
-        ['Removing any single component of the recipe lowers training stability.'],
-        'Removing any single component of the recipe makes training less stable.',
-        'Removing any single component of the recipe improves training stability.',
+        "direction",
+        ["Removing any single component of the recipe lowers training stability."],
+        "Removing any single component of the recipe makes training less stable.",
+        "Removing any single component of the recipe improves training stability.",
     ),
     (
-        'direction',
-        ['The tree rollouts cost less than sampling independent trajectories.'],
-        'The tree rollouts are cheaper than sampling independent trajectories.',
-        'The tree rollouts cost more than sampling independent trajectories.',
+        "direction",
+        ["The tree rollouts cost less than sampling independent trajectories."],
+        "The tree rollouts are cheaper than sampling independent trajectories.",
+        "The tree rollouts cost more than sampling independent trajectories.",
     ),
     (
-        'modality',
-        ['The LAR-27B model reaches 84.2% on SWE-Bench-Verified.'],
-        'LAR-27B reaches 84.2% on SWE-Bench-Verified.',
-        'The authors expect the LAR-27B model to reach 84.2% on SWE-Bench-Verified.',
+        "modality",
+        ["The LAR-27B model reaches 84.2% on SWE-Bench-Verified."],
+        "LAR-27B reaches 84.2% on SWE-Bench-Verified.",
+        "The authors expect the LAR-27B model to reach 84.2% on SWE-Bench-Verified.",
     ),
     (
-        'modality',
-        ['The union has called a strike at the port.'],
-        'A strike at the port has been called by the union.',
-        'The union is threatening to call a strike at the port.',
+        "modality",
+        ["The union has called a strike at the port."],
+        "A strike at the port has been called by the union.",
+        "The union is threatening to call a strike at the port.",
     ),
     (
-        'modality',
-        ['The heatwave is expected to last until the weekend, forecasters said.'],
-        'Forecasters said the heatwave is expected to last until the weekend.',
-        'The heatwave lasted until the weekend, forecasters said.',
+        "modality",
+        ["The heatwave is expected to last until the weekend, forecasters said."],
+        "Forecasters said the heatwave is expected to last until the weekend.",
+        "The heatwave lasted until the weekend, forecasters said.",
     ),
     (
-        'modality',
-        ['Kestrel Energy built a 400-megawatt solar farm in Nevada.'],
-        'Kestrel Energy has built a 400-megawatt solar farm in Nevada.',
-        'Kestrel Energy will build a 400-megawatt solar farm in Nevada.',
+        "modality",
+        ["Kestrel Energy built a 400-megawatt solar farm in Nevada."],
+        "Kestrel Energy has built a 400-megawatt solar farm in Nevada.",
+        "Kestrel Energy will build a 400-megawatt solar farm in Nevada.",
     ),
     (
-        'new_predicate',
-        ['Kestrel Energy will build a 400-megawatt solar farm in Nevada, the company said on Monday.'],
-        'Kestrel Energy said on Monday it will construct a 400-megawatt solar farm in Nevada.',
-        'Kestrel Energy has sold its Nevada solar farm to a pension fund, the company said on Monday.',
+        "new_predicate",
+        ["Kestrel Energy will build a 400-megawatt solar farm in Nevada, the company said on Monday."],
+        "Kestrel Energy said on Monday it will construct a 400-megawatt solar farm in Nevada.",
+        "Kestrel Energy has sold its Nevada solar farm to a pension fund, the company said on Monday.",
     ),
     (
-        'new_predicate',
-        ['Invisible Technologies builds RL environments and verifiers for enterprise clients.'],
-        'RL environments and verifiers for enterprise clients are built by Invisible Technologies.',
-        'Invisible Technologies is being acquired by one of its enterprise clients.',
+        "new_predicate",
+        ["Invisible Technologies builds RL environments and verifiers for enterprise clients."],
+        "RL environments and verifiers for enterprise clients are built by Invisible Technologies.",
+        "Invisible Technologies is being acquired by one of its enterprise clients.",
     ),
     (
-        'entity_swap',
-        ['The regulator fined Pelham Telecom £12 million for misleading customers.'],
-        'Pelham Telecom was fined £12 million by the regulator for misleading customers.',
-        'Pelham Telecom fined the regulator £12 million for misleading customers.',
+        "entity_swap",
+        ["The regulator fined Pelham Telecom £12 million for misleading customers."],
+        "Pelham Telecom was fined £12 million by the regulator for misleading customers.",
+        "Pelham Telecom fined the regulator £12 million for misleading customers.",
     ),
 ]
 
@@ -401,7 +401,8 @@ def test_a_reason_names_its_kind_and_quotes_both_sides(claims, text, reason):
         (
             ["Process rewards stabilize agentic RL on long workflows."],
             "Process rewards destabilize agentic RL on long workflows.",
-            "negation: the paragraph says 'rewards destabilize agentic RL'; claim 1 says 'rewards stabilize agentic RL'",
+            "negation: the paragraph says 'rewards destabilize agentic RL'; claim 1 says 'rewards stabilize "
+            "agentic RL'",
         ),
     ],
 )
@@ -542,7 +543,8 @@ def test_the_second_fact_check_set_is_balanced_over_every_kind():
     cases = load_cases(SETS["fact-check-2"])
     labels = [case["label"] for case in cases]
     assert len(cases) >= 200
-    assert labels.count("supported") >= 100 and labels.count("unsupported") >= 100
+    assert labels.count("supported") >= 100
+    assert labels.count("unsupported") >= 100
     kinds = {case["kind"] for case in cases if case["label"] == "unsupported"}
     assert kinds >= set(ZERO_PASS_KINDS) | {"entity_swap", "modality", "new_predicate"}
     assert len({case["id"] for case in cases}) == len(cases)
