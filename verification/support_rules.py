@@ -592,10 +592,20 @@ def _mark_negation(tokens: list[Token]) -> None:
                     cue_end = index + len(phrase) - 1
                     verbal = phrase[0] not in ("rather", "instead", "absence")
                     break
-        following_word = tokens[index + 1].low if index + 1 < len(tokens) else ""
-        if cue_end is None and token.low in _REMOVALS and (following_word in _DETERMINERS or following_word in _ALL):
-            # 'dropping the learned critic' says what 'without a learned critic' says: a noun's
-            # negation. Only with a determiner after it, so 'sales dropped sharply' is a movement.
+        following_word = tokens[index + 1] if index + 1 < len(tokens) else None
+        if (
+            cue_end is None
+            and token.low in _REMOVALS
+            and following_word is not None
+            and (
+                following_word.low in _DETERMINERS
+                or following_word.low in _ALL
+                # 'eliminates synchronous idle bubbles'; a 'drop' needs its determiner, so 'sales
+                # dropped sharply' stays a movement.
+                or (following_word.content and not token.low.startswith("drop"))
+            )
+        ):
+            # 'dropping the learned critic' says what 'without a learned critic' says: a noun's negation.
             cue_end, verbal, removal = index, False, True
         if cue_end is None and (token.low in _NEGATORS or token.low.endswith("n't")):
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
@@ -627,12 +637,17 @@ def _mark_negation(tokens: list[Token]) -> None:
         if token.low == "free" and token.start == previous.end + 1 and previous.content:
             previous.negated = previous.head = True
     negated_clause = False
-    for token in tokens:
-        if token.boundary:
+    denied_reason = False  # 'not because the model is bad, but ...': the reason is denied
+    for index, token in enumerate(tokens):
+        if token.boundary and not (denied_reason and token.low in ("because", "since", ",")):
             negated_clause = False
-        token.in_negated_clause = negated_clause or token.negated
+        if token.low == "but" or token.low in (".", ";", ":"):
+            denied_reason = False
+        token.in_negated_clause = negated_clause or token.negated or denied_reason
         if token.cue:
             negated_clause = True
+            following = tokens[index + 1].low if index + 1 < len(tokens) else ""
+            denied_reason = denied_reason or (token.low == "not" and following in ("because", "since"))
 
 
 def _mark_modals(clause: Clause) -> None:
