@@ -306,6 +306,12 @@ def _weighted_coverage(stems: set[str], backing: rules.Backing) -> float:
     return sum(rules.weight(stem) for stem in stems if stem in backing) / total if total else 1.0
 
 
+@lru_cache(maxsize=8192)
+def _content_words(sentence: str) -> tuple[str, ...]:
+    """A sentence's content words, read once: a story's passages are checked again and again."""
+    return tuple(lex.content_words(sentence))
+
+
 def _word_reasons(sentences: list[str], backing: rules.Backing) -> tuple[list[str], float, int]:
     """The passage must be mostly backed, and so must each of its sentences. When a sentence
     is not, the reason names that sentence: it is what the writer must fix or cite for."""
@@ -314,7 +320,7 @@ def _word_reasons(sentences: list[str], backing: rules.Backing) -> tuple[list[st
     by_sentence = [
         [
             (word, lex.stem(word))
-            for word in lex.content_words(sentence)
+            for word in _content_words(sentence)
             if word.lower() not in rules.NUMBER_WORDS or lex.stem(word) in backing
         ]
         for sentence in sentences

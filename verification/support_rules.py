@@ -513,6 +513,7 @@ class Clause:
     word_index: dict[str, list[int]] | None = None
     doers: list[tuple[int, list[int]]] | None = None
     prefixed: dict[str, int] | None = None
+    owners: dict[int, frozenset[str]] | None = None
 
 
 def real_names(clause: Clause) -> frozenset[str]:
@@ -1376,6 +1377,7 @@ def _shares(text: str) -> tuple[tuple[str, Decimal], ...]:
 
 
 @lru_cache(maxsize=8192)
+@lru_cache(maxsize=8192)
 def _currency(text: str, figure: lex.Figure) -> str | None:
     if figure.text[:1] in _CURRENCIES:
         return _CURRENCIES[figure.text[0]]
@@ -1409,6 +1411,7 @@ def _units_differ(passage: str, figure: lex.Figure, same_value: list[tuple[Cited
     return None
 
 
+@lru_cache(maxsize=8192)
 def _change_of(text: str, figure: lex.Figure) -> str | None:
     """'to' for a level reached ('rose to 5%'), 'by' for a change ('rose by 5%'), None
     otherwise."""
@@ -2206,6 +2209,143 @@ def value_direction_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     return []
 
 
+# Whose figure, for things that are not names -------------------------------------------------
+
+FIGURE_OWNER_REACH = 5
+
+
+def _owner(clause: Clause, index: int) -> frozenset[str]:
+    """The words a figure is said of: up to FIGURE_OWNER_REACH words before it in its clause
+    ('the direct-tool-calling baselines reached 30.7%'), light and movement words left out.
+    Kept once a clause: a story cites the same claims from many sentences."""
+    if clause.owners is None:
+        clause.owners = {}
+    owner = clause.owners.get(index)
+    if owner is None:
+        owner = clause.owners[index] = _read_owner(clause, index)
+    return owner
+
+
+def _read_owner(clause: Clause, index: int) -> frozenset[str]:
+    found = set()
+    first = max(0, index - FIGURE_OWNER_REACH)
+    for position in range(index - 1, first - 1, -1):
+        t = clause.tokens[position]
+        if t.kind == "number" and t.start and clause.text[t.start - 1] in "-.":
+            continue  # digits inside a name: 'ProgAgent-14B'
+        if t.boundary or t.kind == "number" or t.low in MONTHS:
+            break  # another figure's words, or a date's, are not this figure's
+        if (
+            t.content
+            and t.stem not in LIGHT
+            and t.low not in POLARITY
+            and t.low not in NUMBER_WORDS
+            and not _verb_like(clause, position)  # 'reached', 'scored': what is said, not of what
+        ):
+            found.add(t.stem)
+    return frozenset(found)
+
+
+def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """A figure said of something the claim says another figure of: 'the baselines reached a
+    30.7% pass rate, where ProgAgent-14B scored zero' against a claim giving the 30.7% to
+    ProgAgent-14B and zero to the baselines."""
+    for index, token in enumerate(sentence.tokens):
+        if token.kind != "number":
+            continue
+        mine = _owner(sentence, index)
+        if not mine:
+            continue
+        value = _number_value(token)
+        if any(
+            mine & _owner(cited.clause, position)
+            for cited in claims
+            for position in _numbers(cited.clause).get(value, ())
+        ):
+            continue  # a cited claim gives this value to the same thing
+        for cited in claims:
+            claim = cited.clause
+            for position in _numbers(claim).get(value, ()):
+                theirs = _owner(claim, position)
+                if not theirs:
+                    continue
+                # A swap, not a rewording: the passage's owner is the owner of another of the
+                # claim's figures ('where the baselines scored zero').
+                others = [
+                    i
+                    for i, t in enumerate(claim.tokens)
+                    if i != position
+                    and (t.kind == "number" or t.low in NUMBER_WORDS or t.low == "zero")
+                    and not (t.start and claim.text[t.start - 1] in "-.")  # not 'Lumen-7'
+                ]
+                if theirs <= sentence.stems and any(mine & _owner(claim, i) for i in others):
+                    return [
+                        f"entity swap: the paragraph gives '{token.text}' to "
+                        f"'{_span(sentence, max(0, index - FIGURE_OWNER_REACH), index - 1)}'; "
+                        f"{_claim_says(cited, _span(claim, max(0, position - FIGURE_OWNER_REACH), position))}"
+                    ]
+    return []
+
+
+# Comparisons ---------------------------------------------------------------------------------
+
+
+_TIME_SPANS = _forms("days months years weeks hours minutes seconds decades")
+
+
+def _operand_word(token: Token) -> bool:
+    return token.kind == "word" and (token.content or token.low in _TIME_SPANS)
+
+
+def _comparisons(clause: Clause) -> list[tuple[int, str, frozenset[str], frozenset[str]]]:
+    """Each 'A ... than B' of a clause: where 'than' stands, the comparing word before it ('more',
+    'denser', 'rather'), and the content words of each side within the clause."""
+    found = []
+    tokens = clause.tokens
+    for index, token in enumerate(tokens):
+        if token.low != "than" or index == 0:
+            continue
+        start = index - 1
+        while start > 0 and not tokens[start - 1].boundary:
+            start -= 1
+        # The other side: the words right after 'than', to the first function word after them
+        # ('than verifier quality in the early stages': verifier quality).
+        end = index + 1
+        while end < len(tokens) and not tokens[end].boundary and (end == index + 1 or _operand_word(tokens[end])):
+            end += 1
+        word = tokens[index - 1].low
+        left = {t.stem for t in tokens[start : index - 1] if _operand_word(t) and t.low not in POLARITY}
+        right = {t.stem for t in tokens[index + 1 : end] if _operand_word(t) and t.low not in POLARITY}
+        # What tells the sides apart: 'terminal rewards' against 'process rewards'.
+        left, right = left - right, right - left
+        if left and right:
+            found.append((index, word, frozenset(left), frozenset(right)))
+    return found
+
+
+def comparison_swap_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """The two sides of a comparison swapped: 'rollout volume matters more than verifier
+    quality' where a claim has 'verifier quality matters more than rollout volume'; 'months
+    rather than days' against 'days rather than months'. The same comparing word both times:
+    'A costs less than B' may say what 'B costs more than A' says."""
+    mine = _comparisons(sentence)
+    if not mine:
+        return []
+    for index, word, left, right in mine:
+        for cited in claims:
+            for position, other_word, other_left, other_right in _comparisons(cited.clause):
+                if lex.stem(word) != lex.stem(other_word):
+                    continue
+                if right & other_right or not (right & other_left) or not (left & other_right):
+                    continue
+                return [
+                    f"direction: the paragraph says '{_phrase(sentence, index, before=3, after=3)}'; "
+                    f"{_claim_says(cited, _phrase(cited.clause, position, before=3, after=3))}: the sides of the "
+                    "comparison are swapped"
+                ]
+    return []
+
+
 # --- All rules -------------------------------------------------------------------------------
 
 
@@ -2218,8 +2358,9 @@ def check(sentences: Sequence[str], claims: Sequence[Cited], backing: Backing | 
     for text in sentences:
         sentence = clause_of(text)
         reasons += negation_and_direction(sentence, claims)
-        entity = entity_rule(sentence, claims)
-        reasons += entity or role_rule(sentence, claims)
+        entity = entity_rule(sentence, claims) or role_rule(sentence, claims)
+        reasons += entity or figure_owner_rule(sentence, claims)
+        reasons += comparison_swap_rule(sentence, claims)
         reasons += modality_rule(sentence, claims)
         reasons += new_predicate_rule(sentence, backing, claims)
     return list(dict.fromkeys(reasons))
