@@ -313,6 +313,25 @@ TWINS = [
         "Pelham Telecom was fined £12 million by the regulator for misleading customers.",
         "Pelham Telecom fined the regulator £12 million for misleading customers.",
     ),
+    # The sides of a comparison swapped, and a figure given to what the claim gives another.
+    (
+        "direction",
+        ["Verifier quality matters more than rollout volume in the early stages."],
+        "In the early stages, verifier quality matters more than rollout volume.",
+        "Rollout volume matters more than verifier quality in the early stages.",
+    ),
+    (
+        "direction",
+        ["Verifiable rewards let training iterations complete in days rather than months."],
+        "With verifiable rewards, training iterations take days rather than months.",
+        "Verifiable rewards make training iterations take months rather than days.",
+    ),
+    (
+        "entity_swap",
+        ["ProgAgent-14B reached a 30.7% pass rate on LOCA-bench, where the direct-tool-calling baselines scored zero."],
+        "On LOCA-bench ProgAgent-14B reached a 30.7% pass rate, where the direct-tool-calling baselines scored zero.",
+        "The direct-tool-calling baselines reached a 30.7% pass rate on LOCA-bench, where ProgAgent-14B scored zero.",
+    ),
 ]
 
 
