@@ -196,6 +196,7 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
         if name not in abbreviated
         and name not in _COMMON_KNOWLEDGE
         and name not in _COMMON_ACRONYMS
+        and not _MONTHS_ONLY.fullmatch(name)  # 'July-September': a date, the date rule's
         and not _PERIOD.fullmatch(name)
         and not _demonym_of(name, backing_lower)
         and not ("." in name and lex.name_is_mentioned(name.replace(".", ""), backing_lower, backing_stems))
@@ -260,7 +261,9 @@ _TITLES = {
 # Names everyone knows, which no claim need mention ('120 light years from Earth').
 _COMMON_KNOWLEDGE = frozenset({"Earth", "Moon", "Sun", "Internet", "Web"})
 # Acronyms news copy uses as common nouns, not names: 'AI agents', 'GPUs'.
-_COMMON_ACRONYMS = frozenset({"AI", "LLM", "LLMs", "ML", "API", "APIs", "GPU", "GPUs", "CPU", "CPUs"})
+_COMMON_ACRONYMS = frozenset({"AI", "LLM", "LLMs", "ML", "API", "APIs", "GPU", "GPUs", "CPU", "CPUs", "MP", "MPs"})
+_MONTH_NAMES = "January|February|March|April|May|June|July|August|September|October|November|December"
+_MONTHS_ONLY = re.compile(rf"(?:{_MONTH_NAMES})(?:[-\u2013](?:{_MONTH_NAMES}))+")
 
 
 _EXPANSIONS = {

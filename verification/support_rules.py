@@ -63,6 +63,12 @@ _NEGATOR_FIRST_WORDS = frozenset(phrase[0] for phrase in _NEGATOR_PHRASES)
 _NOT_NEGATING_NEXT = _forms("only just merely more less fewer later earlier")
 NEGATION_REACH = 1
 _ALL = _forms("any every all")
+# Pronouns that negate a whole clause's assertion: 'none of the models passed'.
+_NOBODY = _forms("none nobody neither nothing")
+# Verbs that end what follows them as '-ing': 'stopped selling' is 'no longer sells'.
+_CESSATION = _forms(
+    "stop stops stopped stopping cease ceases ceased ceasing quit quits halted halts end ends ended ending"
+)
 # Verbs that take away what they govern: 'removing the critic' is 'without the critic'.
 _REMOVALS = _forms(
     "remove removes removed removing drop drops dropped dropping eliminate eliminates eliminated eliminating "
@@ -272,11 +278,11 @@ _SYNONYM_GROUPS = """
     fall drop decline decrease slide slip dip sink plunge tumble slump shrink contract
     buy acquire purchase takeover acquisition
     sell divest offload sale
-    announce unveil launch introduce debut reveal release
+    announce unveil launch introduce debut reveal release publish
     deliver ship hand
     resign quit depart
     appoint name hire recruit tap
-    approve authorise authorize endorse sanction greenlight clear pass
+    approve authorise authorize endorse sanction greenlight clear pass back
     win victory triumph
     double twice twofold doubled
     half halve halved halving
@@ -488,6 +494,7 @@ class Token:
     cue: bool = False  # part of a negation cue
     in_negated_clause: bool = False  # a negation cue stands earlier in its clause
     removed: bool = False  # taken away by a verb ('removing the critic'): negated, but no movement
+    subject_negated: bool = False  # after 'none of ...', 'nobody': what the clause says, said of no one
 
     @property
     def key(self) -> str:
@@ -637,6 +644,15 @@ def _mark_negation(tokens: list[Token]) -> None:
         # 'critic-free': without a critic.
         if token.low == "free" and token.start == previous.end + 1 and previous.content:
             previous.negated = previous.head = True
+    nobody = False
+    for index, token in enumerate(tokens):
+        if token.boundary:
+            nobody = False
+        elif nobody and not token.negated:
+            token.subject_negated = True
+        following = tokens[index + 1].low if index + 1 < len(tokens) else ""
+        if token.low in _NOBODY or (token.low == "not" and following in ("one", "single")):
+            nobody = True  # 'none of the models passed', 'not one of the chatbots refused'
     negated_clause = False
     denied_reason = False  # 'not because the model is bad, but ...': the reason is denied
     for index, token in enumerate(tokens):
@@ -751,6 +767,8 @@ class Backing:
         self.keys = {_key(item) for item in stems}
         self.groups = frozenset(group for item in stems for group in SYNONYMS.get(item, ()))
         self.directions = {POLARITY_STEMS[item] for item in stems if item in POLARITY_STEMS}
+        # Every movement, outcome and rank the claims state: 'blocked' says what 'rejected' says.
+        self.polarities = {POLARITY[t.low] for claim in claims for t in claim.tokens if t.low in POLARITY}
         # Stems the claims use only inside names: 'air' of 'Norvik Air' backs no plain 'air'.
         in_names = {t.stem for claim in claims for t in claim.tokens if t.name}
         in_words = {t.stem for claim in claims for t in claim.tokens if t.kind == "word" and not t.name}
@@ -910,6 +928,8 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
             for index, token in enumerate(sentence.tokens):
                 if index in flagged or not token.content or token.in_negated_clause or not same_word(token, other):
                     continue
+                if index and sentence.tokens[index - 1].low in _CESSATION:
+                    continue  # 'stopped selling' says what 'no longer sells' says
                 if not (_context(sentence, index) & _context(cited.clause, position)):
                     continue
                 if any(t.negated and same_word(t, other) for t in sentence.tokens):
@@ -1064,7 +1084,12 @@ def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
         if polarity is None or _is_bound(clause, index):
             continue
         concept, sign = polarity
-        sign = -sign if token.head and not token.removed else sign
+        # 'will not go up': the motion verb carries the negation for its 'up'.
+        motion_head = token.low in ("up", "down") and (token.in_negated_clause or clause.tokens[index - 1].head)
+        # 'stopped selling' is a negated selling, as 'no longer sells' is.
+        ceased = index > 0 and clause.tokens[index - 1].low in _CESSATION
+        negated = (token.head and not token.removed) or motion_head or token.subject_negated or ceased
+        sign = -sign if negated else sign
         # 'decline in home prices slowed' (the noun first, the verb up to six words on), 'slowed
         # their decline' (the verb first, the noun close after).
         reach = 0
@@ -1232,10 +1257,29 @@ _DECADE = re.compile(r"\b((?:1[5-9]|20)\d0)'?s\b")
 _DATE_CONTEXT = re.compile(r"(?:\b(?:in|on|since|until|by|from|to|of|early|late|mid|through|last|next|this)[\s-]+$)")
 
 
+_MONTH_RANGE = re.compile(r"\b([A-Z][a-z]+)\s*(?:-|\u2013|to|through)\s*([A-Z][a-z]+)\b")
+
+
+def _quarter_ranges(text: str) -> list[tuple[int, int, int, str]]:
+    """'July-September', 'April to June': a range of months that is a calendar quarter, with
+    its span and the quarter's number."""
+    found = []
+    for match in _MONTH_RANGE.finditer(text):
+        first, last = (MONTHS.get(match.group(i).lower()) for i in (1, 2))
+        if first and last and first % 3 == 1 and last == first + 2:
+            found.append((match.start(), match.end(), (first + 2) // 3, match.group()))
+    return found
+
+
 @lru_cache(maxsize=4096)
 def dates(text: str) -> tuple[DateMention, ...]:
     found = []
+    ranges = _quarter_ranges(text) if "-" in text or "\u2013" in text or " to " in text else []
+    for _, _, quarter, written in ranges:
+        found.append(DateMention("quarter", quarter, written))
     for match in _MONTH_WORD.finditer(text):
+        if any(start <= match.start() < end for start, end, _, _ in ranges):
+            continue  # a month of a quarter's range: the quarter is the date
         word = match["m"]
         before = text[max(0, match.start() - 12) : match.start()]
         after = text[match.end() : match.end() + 6]
@@ -2043,7 +2087,7 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             )
             index = end
             continue
-        if (governed or passive) and _event_verb(sentence, index):
+        if (governed or passive) and POLARITY.get(token.low) not in backing.polarities and _event_verb(sentence, index):
             # What happened, in a verb no claim has nor a synonym of: the sentence's assertion
             # is new however many of its topic words the claims share ('has sold its Nevada
             # solar farm' against 'will build a solar farm in Nevada').
