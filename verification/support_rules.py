@@ -1946,6 +1946,9 @@ _SPEECH = _forms(
     "suggests suggested show shows showed shown find finds found conclude concludes concluded"
 )
 _PRONOUNS = _forms("it he she they we which who that this also")
+# Verbs news copy uses for taking on a problem, whatever the claim's verb: 'attacks the same
+# problem', 'tackles', 'handles'.
+_FIGURATIVE = frozenset(lex.stem(word) for word in ["attack", "tackle", "address", "handle", "approach", "target", "treat"])
 _PARTICLES = _forms("off up out down back over away on in")
 _BE = _forms("is are was were be been being")
 
@@ -1967,7 +1970,7 @@ def _event_verb(clause: Clause, index: int) -> bool:
         or low in _CARRIER_VERBS
     ):
         return False  # speech is attribution; movements and plans are their own rules'
-    if token.stem in LIGHT:
+    if token.stem in LIGHT or token.stem in _FIGURATIVE:
         return False
     following = tokens[index + 1 : index + 4]
     if following and following[0].low in _PARTICLES:
