@@ -1948,7 +1948,9 @@ _SPEECH = _forms(
 _PRONOUNS = _forms("it he she they we which who that this also")
 # Verbs news copy uses for taking on a problem, whatever the claim's verb: 'attacks the same
 # problem', 'tackles', 'handles'.
-_FIGURATIVE = frozenset(lex.stem(word) for word in ["attack", "tackle", "address", "handle", "approach", "target", "treat"])
+_FIGURATIVE = frozenset(
+    lex.stem(word) for word in ("attack", "tackle", "address", "handle", "approach", "target", "treat")
+)
 _PARTICLES = _forms("off up out down back over away on in")
 _BE = _forms("is are was were be been being")
 
