@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
 from . import support_rules as rules
@@ -89,6 +89,26 @@ _ABOVE = (
 _HEDGE = re.compile(
     r"\b(" + "|".join(sorted(_APPROXIMATELY + _BELOW + _ABOVE, key=len, reverse=True)) + r")\s+$", re.IGNORECASE
 )
+
+
+# A figure rounded without a hedge keeps at least this many significant digits: '31.9' for
+# 31.85 and '1.19 million' for 1,187,000 drop only the last digit; '40%' for 39.6% is a change.
+PLAIN_ROUNDING_DIGITS = 3
+
+
+def _rounds_plainly(figure: lex.Figure, offered: frozenset[Decimal]) -> bool:
+    """Whether a figure is a claim's value correctly rounded to the figure's own precision,
+    keeping PLAIN_ROUNDING_DIGITS significant digits."""
+    value = figure.value
+    if not value or len(value.normalize().as_tuple().digits) < PLAIN_ROUNDING_DIGITS:
+        return False
+    quantum = Decimal(1).scaleb(value.normalize().as_tuple().exponent)
+    return any(
+        other != value
+        and other.normalize().as_tuple().exponent < quantum.as_tuple().exponent
+        and other.quantize(quantum, rounding=ROUND_HALF_UP) == value
+        for other in offered
+    )
 
 
 def _rounds(passage: str, figure: lex.Figure, offered: set[Decimal]) -> bool:
@@ -157,8 +177,9 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     for figure in digits:
         if _METRES.fullmatch(figure.text) and Decimal(figure.text[:-1]) in offered and "met" in claims.lower():
             continue  # '5.4m' for a claim's '5.4 metres': 'm' is the unit here, not million
-        if figure.value not in offered and not _rounds(passage, figure, offered):
-            reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
+        if figure.value in offered or _rounds(passage, figure, offered) or _rounds_plainly(figure, offered):
+            continue
+        reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
     for figure in spelled:
         if figure.value in offered or _rounds(passage, figure, offered):
             continue  # 'about five points' for 4.97

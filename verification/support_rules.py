@@ -301,6 +301,21 @@ _SYNONYM_GROUPS = """
     follow track monitor
     build construct erect develop create design
     train teach
+    paper preprint study
+    show demonstrate reveal indicate
+    outperform beat surpass exceed outpace top
+    achieve attain
+    use employ leverage apply
+    need require
+    hard difficult challenging
+    cheap inexpensive
+    fast quick rapid swift
+    large big
+    help aid assist
+    problem challenge
+    error mistake
+    author researcher
+    share proportion fraction percentage
     method approach technique recipe
     benchmark test eval evaluation
     pay wage salary

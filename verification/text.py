@@ -498,6 +498,7 @@ def implied_values(text: str) -> set[Decimal]:
     for match in _CLOCK.finditer(text):
         values.add(Decimal(match.group(1)))  # '10am': the passage's '10 a.m.'
     values |= differences(text)
+    values |= list_counts(text)
     multiplier = _MULTIPLIED.search(text)
     if multiplier:
         # 'doubled its workforce to 800' says it was 400 before.
@@ -506,6 +507,17 @@ def implied_values(text: str) -> set[Decimal]:
     for match in _BASIS_POINTS.finditer(text):
         values.add((Decimal(match.group(1)) / 100).normalize())  # 50 basis points: 0.5 points
     return values
+
+
+# A list of three or more items: 'GRPO, GSPO, and fixed-credit tree policy gradients'.
+_LIST = re.compile(r"(?:\b[\w-]+(?: [\w-]+){0,3}, ){2,7}(?:and |or )?[\w-]+")
+
+
+def list_counts(text: str) -> set[Decimal]:
+    """How many items a text lists, so 'three baselines' is backed by a claim naming three."""
+    # The list's first items may be a clause's opening words ('Under matched budgets, X beats
+    # A, B, and C'): every count from three to the whole run is offered.
+    return {Decimal(count) for match in _LIST.finditer(text) for count in range(3, match.group().count(",") + 2)}
 
 
 _FACTORS = {"doubled": Decimal(2), "tripled": Decimal(3), "quadrupled": Decimal(4), "halved": Decimal("0.5")}

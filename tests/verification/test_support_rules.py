@@ -495,6 +495,10 @@ def test_a_reason_names_the_claim_by_the_label_it_is_given():
         ("The river peaked at 5.4m on Thursday.", "The river peaked at 5.4 metres on Thursday."),
         ("The 14-billion-parameter ProgAgent passed 30.7% of tasks.", "ProgAgent-14B passed 30.7% of tasks."),
         ("The 8B Qwen3 model improved 31.85 points.", "Qwen3-8B improved 31.85 points."),
+        # A plain rounding that drops only the last digit; a count of what a claim lists.
+        ("Qwen3-8B improved 31.9 points.", "Qwen3-8B improved 31.85 points."),
+        ("The city has 1.19 million residents.", "The city has 1,187,000 residents."),
+        ("TreeOPSD beat three baselines.", "TreeOPSD outperforms GRPO, GSPO, and fixed-credit tree policy gradients."),
         # Common knowledge and common acronyms are not names a claim must give.
         ("Water vapour was found 120 light years from Earth.", "Water vapour was found 120 light years away."),
         ("TreeOPSD lets AI agents learn over long horizons.", "TreeOPSD lets agents learn over long horizons."),
@@ -513,6 +517,7 @@ def test_roundings_ratios_and_abbreviations_are_backed(text, claim):
         ("More than 200 homes burned.", "190 homes burned.", "'200'"),
         ("Sales rose in 2024.", "Sales in FY2024 rose.", "'2024'"),
         ("Disclosure rose 6.8 points to 74.3%.", "Disclosure rose from 68.5% to 74.3%.", "'6.8 points'"),
+        ("Qwen3-8B improved 31.8 points.", "Qwen3-8B improved 31.85 points.", "'31.8 points'"),
         ("The study followed adults for twelve years.", "The study followed adults for ten years.", "'twelve' (years)"),
         ("The lab trained the 7B model.", "The lab trained Qwen3-8B.", "'7B'"),
     ],
