@@ -2276,6 +2276,7 @@ def value_direction_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
 # Whose figure, for things that are not names -------------------------------------------------
 
 FIGURE_OWNER_REACH = 5
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _owner(clause: Clause, index: int) -> frozenset[str]:
@@ -2315,8 +2316,8 @@ def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     30.7% pass rate, where ProgAgent-14B scored zero' against a claim giving the 30.7% to
     ProgAgent-14B and zero to the baselines."""
     for index, token in enumerate(sentence.tokens):
-        if token.kind != "number":
-            continue
+        if token.kind != "number" or _YEAR.fullmatch(token.text):
+            continue  # a year dates a sentence; it is no one's figure
         mine = _owner(sentence, index)
         if not mine:
             continue
@@ -2341,6 +2342,7 @@ def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     if i != position
                     and (t.kind == "number" or t.low in NUMBER_WORDS or t.low == "zero")
                     and not (t.start and claim.text[t.start - 1] in "-.")  # not 'Lumen-7'
+                    and not _YEAR.fullmatch(t.text)
                 ]
                 if theirs <= sentence.stems and any(mine & _owner(claim, i) for i in others):
                     return [

@@ -86,7 +86,8 @@ STOPWORDS = frozenset(_STOPWORDS.split())
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
 
 
-# Irregular verb forms and their plain form, so 'built' meets 'will build' and 'sold' 'sells'.
+# Irregular verb forms and their plain form, so 'built' meets 'will build' and 'sold' 'sells';
+# and nouns whose verb no suffix rule finds ('loss' for 'lost', 'growth' for 'grew').
 def _pairs(text: str) -> dict[str, str]:
     return dict(pair.split(":") for pair in text.split())  # type: ignore[misc]
 
@@ -103,6 +104,8 @@ IRREGULAR = _pairs(
     beaten:beat shown:show showed:show hid:hide hidden:hide froze:freeze frozen:freeze spoke:speak spoken:speak
     swore:swear sworn:swear withdrew:withdraw withdrawn:withdraw overtook:overtake overtaken:overtake
     undertook:undertake forgave:forgive flew:fly flown:fly
+    loss:lose losses:lose growth:grow sale:sell sales:sell choice:choose decision:decide decisions:decide
+    failure:fail failures:fail death:die deaths:die proof:prove belief:believe
     """
 )
 
