@@ -2176,15 +2176,36 @@ def _same_words(clause: Clause, token: Token) -> list[int]:
 def _done_to(clause: Clause, verb: int, stems: set[str]) -> bool:
     """Whether all these words stand after the verb in its clause: the one it is done to."""
     after = set()
-    for token in clause.tokens[verb + 1 : verb + 8]:
-        if token.boundary:
+    tokens = clause.tokens
+    for position in range(verb + 1, min(len(tokens), verb + 13)):
+        token = tokens[position]
+        # 'and' joins the verb's objects ('builds environments and verifiers for clients').
+        if token.boundary and token.low != "and":
             break
         if token.low.endswith("'s") or clause.text[token.end : token.end + 1] == "'":
             return False  # 'licensed Ivy Labs' model': an owner, not the one done to
-        if token.low == "by":
+        if token.low == "by" and any(t.low in _BE for t in tokens[max(verb, position - 3) : position]):
             break  # 'agreed to be acquired by Merriam': the doer of a passive, not the one done to
         after.add(token.stem)
     return stems <= after
+
+
+# Movement words that also take an object, whose doer can be swapped: 'raised $45 million',
+# 'beat the baselines', 'cut its forecast'.
+_TRANSITIVE_MOVES = _forms(
+    "raise raises raised raising beat beats beating outperform outperforms outperformed surpass surpasses "
+    "surpassed cut cuts cutting lift lifts lifted boost boosts boosted lower lowers lowered acquire acquires "
+    "acquired buy buys bought sell sells sold trail trails trailed"
+)
+
+
+def _plural_noun_at(clause: Clause, index: int) -> bool:
+    """'Phone sales at the firm': an -s word after the sentence's first word is a noun, not a
+    verb whose doer that word is."""
+    token = clause.tokens[index]
+    if index != 1 or not token.low.endswith("s") or token.low.endswith("ss"):
+        return False
+    return token.low[:-1] not in _BASE_VERBS and token.low[:-2] not in _BASE_VERBS  # 'Acme sues' is a verb
 
 
 def _doers(clause: Clause) -> list[tuple[int, list[int]]]:
@@ -2195,9 +2216,10 @@ def _doers(clause: Clause) -> list[tuple[int, list[int]]]:
             if (
                 not token.content
                 or token.name
-                or token.low in POLARITY
+                or (token.low in POLARITY and token.low not in _TRANSITIVE_MOVES)
                 or not _verb_like(clause, index)
                 or not _active(clause, index)
+                or _plural_noun_at(clause, index)
             ):
                 continue
             subject = _subject(clause, index)
