@@ -918,6 +918,8 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                     if other.in_negated_clause or (token.nominal and _scarce(sentence, index, cited.clause)):
                         agrees = True  # 'no accuracy gain' and 'did not improve accuracy'
                         continue
+                    if token.verbal and position and cited.clause.tokens[position - 1].kind == "number":
+                        continue  # 'did not pass' against '30.7% pass rate': a verb against a measure's name
                     score = len(context & _context(cited.clause, position))
                     if best is None or score > best[0]:
                         best = (score, cited, position)
@@ -955,6 +957,15 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                 )
                 flagged.add(index)
                 break
+    # 'with a learned critic' where a claim has 'without a learned critic'.
+    if not flagged:
+        for index, cited, position in _with_against_without(sentence, claims):
+            reasons.append(
+                f"negation: the paragraph says '{_phrase(sentence, index, before=2)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position, before=2))}"
+            )
+            flagged.add(index)
+            break
     # A word and its negative by prefix: 'destabilizes' against 'stabilizes'.
     if not flagged:
         for index, cited, position in _prefix_negations(sentence, claims):
@@ -1031,6 +1042,30 @@ def _scarce(sentence: Clause, index: int, claim: Clause) -> bool:
         and sentence.tokens[cue].low in ("lack", "lacks", "lacked", "lacking", "absence")
         and any(t.low in _SCARCITY for t in claim.tokens)
     )
+
+
+def _with_against_without(sentence: Clause, claims: Sequence[Cited]) -> list[tuple[int, Cited, int]]:
+    """Where the passage has 'with X' and a claim 'without X' (the head noun after each)."""
+    found = []
+    tokens = sentence.tokens
+    for index, token in enumerate(tokens):
+        if token.low != "with":
+            continue
+        noun = next((i for i in range(index + 1, min(len(tokens), index + 4)) if tokens[i].content), None)
+        if noun is None or tokens[noun].in_negated_clause:
+            continue  # 'with no human stepping in' says 'without human intervention'
+        for cited in claims:
+            other_tokens = cited.clause.tokens
+            for position, other in enumerate(other_tokens):
+                if other.low != "without":
+                    continue
+                theirs = next(
+                    (i for i in range(position + 1, min(len(other_tokens), position + 4)) if other_tokens[i].content),
+                    None,
+                )
+                if theirs is not None and same_word(tokens[noun], other_tokens[theirs]):
+                    found.append((noun, cited, theirs))
+    return found
 
 
 def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:

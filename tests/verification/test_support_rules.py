@@ -332,6 +332,13 @@ TWINS = [
         "On LOCA-bench ProgAgent-14B reached a 30.7% pass rate, where the direct-tool-calling baselines scored zero.",
         "The direct-tool-calling baselines reached a 30.7% pass rate on LOCA-bench, where ProgAgent-14B scored zero.",
     ),
+    # 'with X' against a claim's 'without X'; a verb's negation is no match for a measure's name.
+    (
+        "negation",
+        ["The method backs terminal rewards up into turn-level credit without a learned critic."],
+        "The method backs terminal rewards up into turn-level credit with no learned critic.",
+        "The method backs terminal rewards up into turn-level credit with a learned critic.",
+    ),
 ]
 
 
@@ -499,6 +506,10 @@ def test_a_reason_names_the_claim_by_the_label_it_is_given():
         ("Qwen3-8B improved 31.9 points.", "Qwen3-8B improved 31.85 points."),
         ("The city has 1.19 million residents.", "The city has 1,187,000 residents."),
         ("TreeOPSD beat three baselines.", "TreeOPSD outperforms GRPO, GSPO, and fixed-credit tree policy gradients."),
+        (
+            "The baselines did not pass a single LOCA-bench task, while ProgAgent-14B reached a 30.7% pass rate.",
+            "ProgAgent-14B reached a 30.7% pass rate on LOCA-bench, where the baselines scored zero.",
+        ),
         # Common knowledge and common acronyms are not names a claim must give.
         ("Water vapour was found 120 light years from Earth.", "Water vapour was found 120 light years away."),
         ("TreeOPSD lets AI agents learn over long horizons.", "TreeOPSD lets agents learn over long horizons."),
