@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
 from . import support_rules as rules
@@ -42,6 +42,8 @@ SENTENCE_COVERAGE = 0.34
 SENTENCE_MIN_WORDS = 4
 # A number word counts as a figure when one of the next few content words is in the claims.
 SPELLED_LOOKAHEAD = 3
+# Units a count in words counts that stopword lists leave out: 'twelve years'.
+_COUNTED_UNITS = frozenset(["years", "months", "weeks", "days", "hours", "minutes", "times"])
 # How many missing words an explanation lists.
 SHOWN_WORDS = 6
 
@@ -89,6 +91,26 @@ _HEDGE = re.compile(
 )
 
 
+# A figure rounded without a hedge keeps at least this many significant digits: '31.9' for
+# 31.85 and '1.19 million' for 1,187,000 drop only the last digit; '40%' for 39.6% is a change.
+PLAIN_ROUNDING_DIGITS = 3
+
+
+def _rounds_plainly(figure: lex.Figure, offered: frozenset[Decimal]) -> bool:
+    """Whether a figure is a claim's value correctly rounded to the figure's own precision,
+    keeping PLAIN_ROUNDING_DIGITS significant digits."""
+    value = figure.value
+    if not value or len(value.normalize().as_tuple().digits) < PLAIN_ROUNDING_DIGITS:
+        return False
+    quantum = Decimal(1).scaleb(value.normalize().as_tuple().exponent)
+    return any(
+        other != value
+        and other.normalize().as_tuple().exponent < quantum.as_tuple().exponent
+        and other.quantize(quantum, rounding=ROUND_HALF_UP) == value
+        for other in offered
+    )
+
+
 def _rounds(passage: str, figure: lex.Figure, offered: set[Decimal]) -> bool:
     """Whether a hedged figure is a rounding of a value a claim gives: 'nearly 40%' for 39.6%."""
     hedge = _HEDGE.search(passage[max(0, figure.start - 20) : figure.start])
@@ -124,9 +146,18 @@ def _claim_values(claim: str) -> frozenset[Decimal]:
     # Digits inside a claim's names count too: 'Llama 3' in a passage for a claim's 'Llama-3'.
     # Only version-like numbers: a year inside a name ('FY2024') backs no year of the passage's.
     inside_names = {value for digits in _NAME_DIGITS.findall(claim) if (value := Decimal(digits)) < 1000}
-    return frozenset(lex.figure_values(claim) | lex.implied_values(claim) | inside_names)
+    # A model's size in its name: 'Qwen3-8B' backs '8B' and 'the 8-billion-parameter model'.
+    sizes = {
+        (Decimal(digits) * _SIZE_SCALES[scale.upper()]).normalize() for digits, scale in _MODEL_SIZE.findall(claim)
+    }
+    return frozenset(lex.figure_values(claim) | lex.implied_values(claim) | inside_names | sizes)
 
 
+_MODEL_SIZE = re.compile(r"(?<=[A-Za-z0-9][-.])(\d+(?:\.\d+)?)([BbMmKkTt])\b")
+_SIZE_SCALES = {"K": Decimal(1_000), "M": Decimal(1_000_000), "B": Decimal(1_000_000_000), "T": Decimal(10**12)}
+
+
+_METRES = re.compile(r"\d+(?:\.\d+)?m")
 _NAME_DIGITS = re.compile(r"(?<=[A-Za-z][-.])\d+(?:\.\d+)?|(?<=[A-Za-z])\d+(?:\.\d+)?")
 
 
@@ -144,12 +175,19 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     digits = [figure for figure in digits if figure.start not in in_ratios]
     spelled = [figure for figure in spelled if figure.start not in in_ratios]
     for figure in digits:
-        if figure.value not in offered and not _rounds(passage, figure, offered):
-            reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
-    for figure in spelled:
-        if figure.value in offered:
+        if _METRES.fullmatch(figure.text) and Decimal(figure.text[:-1]) in offered and "met" in claims.lower():
+            continue  # '5.4m' for a claim's '5.4 metres': 'm' is the unit here, not million
+        if figure.value in offered or _rounds(passage, figure, offered) or _rounds_plainly(figure, offered):
             continue
-        following = lex.content_words(passage[figure.start + len(figure.text) :])[:SPELLED_LOOKAHEAD]
+        reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
+    for figure in spelled:
+        if figure.value in offered or _rounds(passage, figure, offered):
+            continue  # 'about five points' for 4.97
+        following = [
+            word
+            for word in lex.words(passage[figure.start + len(figure.text) :])[: SPELLED_LOOKAHEAD + 2]
+            if len(word) > 2 and (word.lower() not in lex.STOPWORDS or word.lower() in _COUNTED_UNITS)
+        ][:SPELLED_LOOKAHEAD]
         counted = [word for word in following if lex.stem(word) in backing]
         if counted:
             reasons.append(f"'{figure}' ({counted[0]}) is in none of the cited claims ({_figures_offered(claims)})")
@@ -177,6 +215,9 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
         f"'{name}' is named but no cited claim mentions it"
         for name in found
         if name not in abbreviated
+        and name not in _COMMON_KNOWLEDGE
+        and name not in _COMMON_ACRONYMS
+        and not _MONTHS_ONLY.fullmatch(name)  # 'July-September': a date, the date rule's
         and not _PERIOD.fullmatch(name)
         and not _demonym_of(name, backing_lower)
         and not ("." in name and lex.name_is_mentioned(name.replace(".", ""), backing_lower, backing_stems))
@@ -223,9 +264,37 @@ _TITLES = {
     "IPO": ("listing", "public offering", "flotation", "go public", "went public"),
     "GDP": ("economy", "economic output", "gross domestic"),
     "AGM": ("annual general meeting", "annual meeting"),
+    # Units of measure: a symbol for the word a claim spells out ('400 MW' for '400-megawatt').
+    "MW": ("megawatt",),
+    "GW": ("gigawatt",),
+    "kW": ("kilowatt",),
+    "MWh": ("megawatt",),
+    "GWh": ("gigawatt",),
+    "kWh": ("kilowatt",),
+    "TWh": ("terawatt",),
+    "km": ("kilomet",),
+    "kg": ("kilogram", "kilo"),
+    "mph": ("miles per hour", "miles an hour"),
+    "GB": ("gigabyte",),
+    "TB": ("terabyte",),
+    "GPU": ("gpu", "graphics processor", "graphics chip"),
 }
+# Names everyone knows, which no claim need mention ('120 light years from Earth').
+_COMMON_KNOWLEDGE = frozenset({"Earth", "Moon", "Sun", "Internet", "Web"})
+# Acronyms news copy uses as common nouns, not names: 'AI agents', 'GPUs'.
+_COMMON_ACRONYMS = frozenset({"AI", "LLM", "LLMs", "ML", "API", "APIs", "GPU", "GPUs", "CPU", "CPUs", "MP", "MPs"})
+_MONTH_NAMES = "January|February|March|April|May|June|July|August|September|October|November|December"
+_MONTHS_ONLY = re.compile(rf"(?:{_MONTH_NAMES})(?:[-\u2013](?:{_MONTH_NAMES}))+")
 
 
+_EXPANSIONS = {
+    "LLM": "large language model models",
+    "RLHF": "reinforcement learning human feedback",
+    "RL": "reinforcement learning",
+    "AI": "artificial intelligence",
+    "GPU": "graphics processor chip",
+    "SFT": "supervised fine-tuning",
+}
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:of\s+|for\s+|and\s+|the\s+)*[A-Z][a-z]+)+")
 
@@ -261,6 +330,12 @@ def _weighted_coverage(stems: set[str], backing: rules.Backing) -> float:
     return sum(rules.weight(stem) for stem in stems if stem in backing) / total if total else 1.0
 
 
+@lru_cache(maxsize=8192)
+def _content_words(sentence: str) -> tuple[str, ...]:
+    """A sentence's content words, read once: a story's passages are checked again and again."""
+    return tuple(lex.content_words(sentence))
+
+
 def _word_reasons(sentences: list[str], backing: rules.Backing) -> tuple[list[str], float, int]:
     """The passage must be mostly backed, and so must each of its sentences. When a sentence
     is not, the reason names that sentence: it is what the writer must fix or cite for."""
@@ -269,7 +344,7 @@ def _word_reasons(sentences: list[str], backing: rules.Backing) -> tuple[list[st
     by_sentence = [
         [
             (word, lex.stem(word))
-            for word in lex.content_words(sentence)
+            for word in _content_words(sentence)
             if word.lower() not in rules.NUMBER_WORDS or lex.stem(word) in backing
         ]
         for sentence in sentences
@@ -316,6 +391,10 @@ def assess(
     if _ACRONYM.search(claims):
         # 'European Central Bank' is backed by a claim's 'ECB', as a name and as words.
         backing.add({lex.stem(word) for word in _abbreviated_names(passage, claims)})
+        # Acronyms whose words everyone knows: a claim's 'LLMs' backs 'large language models'.
+        backing.add(
+            {lex.stem(word) for acronym, words in _EXPANSIONS.items() if acronym in claims for word in words.split()}
+        )
 
     reasons = _figure_reasons(passage, claims, backing)
     reasons += _name_reasons(passage, claims, backing, context_texts)

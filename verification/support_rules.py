@@ -62,6 +62,19 @@ _NEGATOR_FIRST_WORDS = frozenset(phrase[0] for phrase in _NEGATOR_PHRASES)
 # 'not only', 'no more than', 'no fewer than': no negation of what follows.
 _NOT_NEGATING_NEXT = _forms("only just merely more less fewer later earlier")
 NEGATION_REACH = 1
+_ALL = _forms("any every all")
+# Pronouns that negate a whole clause's assertion: 'none of the models passed'.
+_NOBODY = _forms("none nobody neither nothing")
+# Verbs that end what follows them as '-ing': 'stopped selling' is 'no longer sells'.
+_CESSATION = _forms(
+    "stop stops stopped stopping cease ceases ceased ceasing quit quits halted halts end ends ended ending"
+)
+# Verbs that take away what they govern: 'removing the critic' is 'without the critic'.
+_REMOVALS = _forms(
+    "remove removes removed removing drop drops dropped dropping eliminate eliminates eliminated eliminating "
+    "omit omits omitted omitting strip strips stripped stripping ditch ditches ditched ditching exclude "
+    "excludes excluded excluding"
+)
 # Only these negate a verb ('did not improve'); 'no'/'without' negate a noun, which a
 # paraphrase often says the other way round ('resists exact verifiers': 'no exact verifier').
 _VERBAL_NEGATORS = _forms("not never cannot")
@@ -77,6 +90,7 @@ _POLARITY_LISTS = {
         wins gaining peaked larger bigger spiked spike rallied rally recovered ballooned swelled swell
         costlier pricier stronger warmer hotter advanced advances retreated skyrocketed soaring surging
         quadrupled longer wider profit profits profitable surplus
+        denser
     """,
     ("level", -1): """
         fall falls fell fallen falling decline declines declined declining decrease decreases decreased
@@ -87,7 +101,7 @@ _POLARITY_LISTS = {
         downturn slow slowed slows slower slowdown slowing decelerate decelerated weaken weakened
         narrow narrowed halved smaller ease eased eases easing cooled soften softened tanked crashed
         collapsed dwindled cheaper weaker colder cooler plummeted plummet plummets sank slumping dragged
-        dampened shorter narrower deficit unprofitable
+        dampened shorter narrower deficit unprofitable sparser
     """,
     ("rank", 1): """
         beat beats beaten beating outperform outperformed outperforms surpass surpassed surpasses exceed
@@ -103,7 +117,7 @@ _POLARITY_LISTS = {
         accept accepted accepts allow allowed allows permit permitted confirm confirmed confirms support
         supported supports improve improved improves improvement improving benefit benefited helped helps
         effective valid upheld uphold positive granted grant safe legal correct
-        accurate praised praise welcomed welcome agreed
+        accurate praised praise welcomed welcome agreed cleared
     """,
     ("outcome", -1): """
         failed fails failure reject rejected rejects rejection deny denied denies ban banned bans
@@ -145,7 +159,7 @@ _PLAN_WORDS = _forms(
     "plan plans planned planning intend intends intended aim aims aimed expect expects expected set "
     "hope hopes hoped seek seeks sought want wants wanted going due likely poised agreed agree agrees "
     "proposes propose proposed promised promises pledged pledges vowed vows prepared preparing "
-    "projected predicted predicts scheduled"
+    "projected predicted predicts scheduled threaten threatens threatened threatening hoping aiming"
 )
 _FORECAST_WORDS = _forms("potentially possibly eventually upcoming forthcoming")
 # In a claim, any of these is enough to back a passage's forecast or plan.
@@ -264,11 +278,11 @@ _SYNONYM_GROUPS = """
     fall drop decline decrease slide slip dip sink plunge tumble slump shrink contract
     buy acquire purchase takeover acquisition
     sell divest offload sale
-    announce unveil launch introduce debut reveal release
+    announce unveil launch introduce debut reveal release publish
     deliver ship hand
     resign quit depart
     appoint name hire recruit tap
-    approve authorise authorize endorse sanction greenlight clear pass
+    approve authorise authorize endorse sanction greenlight clear pass back
     win victory triumph
     double twice twofold doubled
     half halve halved halving
@@ -283,8 +297,28 @@ _SYNONYM_GROUPS = """
     plan intend aim propose target
     complete finish finalise finalize conclude
     start begin commence open
-    stop halt suspend pause cease end
-    build construct erect
+    stop halt suspend pause cease end freeze
+    follow track monitor
+    build construct erect develop create design
+    train teach
+    paper preprint study
+    show demonstrate reveal indicate
+    outperform beat surpass exceed outpace top
+    achieve attain
+    use employ leverage apply
+    need require
+    hard difficult challenging
+    cheap inexpensive
+    fast quick rapid swift
+    large big
+    help aid assist
+    problem challenge
+    error mistake
+    author researcher
+    share proportion fraction percentage
+    method approach technique recipe
+    benchmark test eval evaluation
+    pay wage salary
     profit earnings
     revenue sales turnover
     cost price expense spending fee charge
@@ -438,7 +472,10 @@ _BASE_VERBS = _forms(
     "outperform overtake solve fail succeed collapse crash recover rebound grow shrink rise fall climb "
     "exceed halve triple quadruple import export export manufacture recall fine penalise penalize ignore "
     "threaten promise pledge vow plan aim expect hope seek target handle treat cure detect predict leak "
-    "steal hack breach attack defend protect store collect share track monitor sue settle owe close"
+    "steal hack breach attack defend protect store collect share track monitor sue settle owe close "
+    "blame prove retract adopt solve replace acquire merge partner invest license patent ban sanction "
+    "criticise criticize praise resign retire quit dismiss sack arrest charge convict acquit jail "
+    "bankrupt default delist list float spin divest outsource automate abandon scrap withdraw drop"
 )
 _CAUSATIVES = _forms("let lets help helps make makes allow allows enable enables")
 
@@ -471,6 +508,8 @@ class Token:
     verbal: bool = False  # negated by 'not', 'never', 'failed to': a verb's negation
     cue: bool = False  # part of a negation cue
     in_negated_clause: bool = False  # a negation cue stands earlier in its clause
+    removed: bool = False  # taken away by a verb ('removing the critic'): negated, but no movement
+    subject_negated: bool = False  # after 'none of ...', 'nobody': what the clause says, said of no one
 
     @property
     def key(self) -> str:
@@ -493,6 +532,10 @@ class Clause:
     verbs: list[int] | None = None
     all_stems: frozenset[str] | None = None
     numbers: dict[str, list[int]] | None = None
+    word_index: dict[str, list[int]] | None = None
+    doers: list[tuple[int, list[int]]] | None = None
+    prefixed: dict[str, int] | None = None
+    owners: dict[int, frozenset[str]] | None = None
 
 
 def real_names(clause: Clause) -> frozenset[str]:
@@ -565,12 +608,28 @@ def _mark_negation(tokens: list[Token]) -> None:
             continue
         cue_end = None
         verbal = True
+        removal = False
         if token.low in _NEGATOR_FIRST_WORDS:
             for phrase in _NEGATOR_PHRASES:
                 if tuple(t.low for t in tokens[index : index + len(phrase)]) == phrase:
                     cue_end = index + len(phrase) - 1
                     verbal = phrase[0] not in ("rather", "instead", "absence")
                     break
+        following_word = tokens[index + 1] if index + 1 < len(tokens) else None
+        if (
+            cue_end is None
+            and token.low in _REMOVALS
+            and following_word is not None
+            and (
+                following_word.low in _DETERMINERS
+                or following_word.low in _ALL
+                # 'eliminates synchronous idle bubbles'; a 'drop' needs its determiner, so 'sales
+                # dropped sharply' stays a movement.
+                or (following_word.content and not token.low.startswith("drop"))
+            )
+        ):
+            # 'dropping the learned critic' says what 'without a learned critic' says: a noun's negation.
+            cue_end, verbal, removal = index, False, True
         if cue_end is None and (token.low in _NEGATORS or token.low.endswith("n't")):
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
             if following in _NOT_NEGATING_NEXT:
@@ -592,6 +651,7 @@ def _mark_negation(tokens: list[Token]) -> None:
                 t.head = reached == 0 and token.low not in ("rather", "instead")
                 t.verbal = verbal
                 t.nominal = not verbal
+                t.removed = removal
                 reached += 1
                 if reached == reach:
                     break
@@ -599,13 +659,27 @@ def _mark_negation(tokens: list[Token]) -> None:
         # 'critic-free': without a critic.
         if token.low == "free" and token.start == previous.end + 1 and previous.content:
             previous.negated = previous.head = True
-    negated_clause = False
-    for token in tokens:
+    nobody = False
+    for index, token in enumerate(tokens):
         if token.boundary:
+            nobody = False
+        elif nobody and not token.negated:
+            token.subject_negated = True
+        following = tokens[index + 1].low if index + 1 < len(tokens) else ""
+        if token.low in _NOBODY or (token.low == "not" and following in ("one", "single")):
+            nobody = True  # 'none of the models passed', 'not one of the chatbots refused'
+    negated_clause = False
+    denied_reason = False  # 'not because the model is bad, but ...': the reason is denied
+    for index, token in enumerate(tokens):
+        if token.boundary and not (denied_reason and token.low in ("because", "since", ",")):
             negated_clause = False
-        token.in_negated_clause = negated_clause or token.negated
+        if token.low == "but" or token.low in (".", ";", ":"):
+            denied_reason = False
+        token.in_negated_clause = negated_clause or token.negated or denied_reason
         if token.cue:
             negated_clause = True
+            following = tokens[index + 1].low if index + 1 < len(tokens) else ""
+            denied_reason = denied_reason or (token.low == "not" and following in ("because", "since"))
 
 
 def _mark_modals(clause: Clause) -> None:
@@ -619,6 +693,14 @@ def _mark_modals(clause: Clause) -> None:
             marker = following == "to" or (
                 token.low in ("plan", "plans") and index > 0 and tokens[index - 1].low in ("a", "the", "its", "their")
             )
+            if not marker and token.low in _EXPECTING:
+                # 'expect the model to reach': the forecast's verb comes after its subject.
+                to = next((i for i in range(index + 2, min(len(tokens), index + 7)) if tokens[i].low == "to"), None)
+                if to is not None and all(not t.boundary for t in tokens[index + 1 : to]):
+                    clause.modals.append((index, _governed(tokens, to)))
+                    continue
+        elif token.low in _WEIGHING:
+            marker = True  # 'is considering a sale': a plan, whatever follows
         else:
             marker = (
                 token.low in _MODALS
@@ -632,15 +714,37 @@ def _mark_modals(clause: Clause) -> None:
             )
         if not marker:
             continue
-        governed = next(
-            (
-                position
-                for position in range(index + 1, min(len(tokens), index + 6))
-                if tokens[position].content and tokens[position].low not in _PLAN_WORDS
-            ),
-            index,
-        )
-        clause.modals.append((index, governed))
+        clause.modals.append((index, _governed(tokens, index)))
+
+
+def _governed(tokens: list[Token], index: int) -> int:
+    """The first telling word after a modal marker: its verb ('could one day complete')."""
+    end = index + 1
+    while end < min(len(tokens), index + 6) and not tokens[end].boundary:
+        end += 1  # a modal governs no word past its clause: 'next year, the lab says'
+    return next(
+        (
+            position
+            for position in range(index + 1, end)
+            if (
+                tokens[position].content
+                or (tokens[position].kind == "word" and tokens[position - 1].low == "to")  # 'to last'
+            )
+            and tokens[position].low not in _PLAN_WORDS
+            and tokens[position].low not in _NOT_GOVERNED
+        ),
+        index,
+    )
+
+
+# 'expect X to', 'predicts X will': a forecast whose subject stands between.
+_EXPECTING = _forms("expect expects expected predict predicts predicted forecast forecasts want wants wanted")
+# A plan or possibility weighed, not done: 'is considering a sale', 'is threatening a strike'.
+_WEIGHING = _forms(
+    "considering weighing mulling exploring contemplating eyeing threatening threatens threatened threaten"
+)
+# Between a modal and its verb: 'could one day complete', 'will soon open'.
+_NOT_GOVERNED = _forms("one day someday soon eventually also still likely probably ultimately finally course track")
 
 
 @lru_cache(maxsize=4096)
@@ -678,6 +782,8 @@ class Backing:
         self.keys = {_key(item) for item in stems}
         self.groups = frozenset(group for item in stems for group in SYNONYMS.get(item, ()))
         self.directions = {POLARITY_STEMS[item] for item in stems if item in POLARITY_STEMS}
+        # Every movement, outcome and rank the claims state: 'blocked' says what 'rejected' says.
+        self.polarities = {POLARITY[t.low] for claim in claims for t in claim.tokens if t.low in POLARITY}
         # Stems the claims use only inside names: 'air' of 'Norvik Air' backs no plain 'air'.
         in_names = {t.stem for claim in claims for t in claim.tokens if t.name}
         in_words = {t.stem for claim in claims for t in claim.tokens if t.kind == "word" and not t.name}
@@ -809,9 +915,11 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
         for cited in claims:
             for position, other in enumerate(cited.clause.tokens):
                 if other.content and same_word(token, other):
-                    if other.in_negated_clause:
+                    if other.in_negated_clause or (token.nominal and _scarce(sentence, index, cited.clause)):
                         agrees = True  # 'no accuracy gain' and 'did not improve accuracy'
                         continue
+                    if token.verbal and position and cited.clause.tokens[position - 1].kind == "number":
+                        continue  # 'did not pass' against '30.7% pass rate': a verb against a measure's name
                     score = len(context & _context(cited.clause, position))
                     if best is None or score > best[0]:
                         best = (score, cited, position)
@@ -830,11 +938,15 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
         for position, other in enumerate(cited.clause.tokens):
             # Only a verb's negation: a claim's 'without a learned critic' or 'no exact verifier
             # exists' is often said the other way round ('critic-free', 'resists exact verifiers').
-            if not (other.head and other.verbal):
+            # A noun's 'no' counts when the passage has the verb before it too: 'found no link'
+            # against 'found a link'.
+            if not (other.head and (other.verbal or _found_no(cited.clause, position, sentence))):
                 continue
             for index, token in enumerate(sentence.tokens):
                 if index in flagged or not token.content or token.in_negated_clause or not same_word(token, other):
                     continue
+                if index and sentence.tokens[index - 1].low in _CESSATION:
+                    continue  # 'stopped selling' says what 'no longer sells' says
                 if not (_context(sentence, index) & _context(cited.clause, position)):
                     continue
                 if any(t.negated and same_word(t, other) for t in sentence.tokens):
@@ -845,6 +957,24 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                 )
                 flagged.add(index)
                 break
+    # 'with a learned critic' where a claim has 'without a learned critic'.
+    if not flagged:
+        for index, cited, position in _with_against_without(sentence, claims):
+            reasons.append(
+                f"negation: the paragraph says '{_phrase(sentence, index, before=2)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position, before=2))}"
+            )
+            flagged.add(index)
+            break
+    # A word and its negative by prefix: 'destabilizes' against 'stabilizes'.
+    if not flagged:
+        for index, cited, position in _prefix_negations(sentence, claims):
+            reasons.append(
+                f"negation: the paragraph says '{_phrase(sentence, index)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position))}"
+            )
+            flagged.add(index)
+            break
     # Direction: opposite signs of one concept about the same thing.
     for index in _movements(sentence):
         if flagged:
@@ -857,7 +987,100 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
     return reasons
 
 
-_MOTION = _forms("edged ticked went moved crept go goes going gone is are was were be been")
+# Prefixes that make a word its own negative ('unsafe', 'ineffective', 'destabilize').
+_NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "de", "non")
+
+
+def _prefixed_forms(clause: Clause) -> dict[str, int]:
+    """Each word's negative by prefix and its positive without one ('stabiliz' for
+    'destabiliz'), with the word's position: computed once a clause."""
+    if clause.prefixed is None:
+        forms: dict[str, int] = {}
+        for index, token in enumerate(clause.tokens):
+            if not token.content or token.name:
+                continue
+            stem = token.stem
+            for prefix in _NEGATIVE_PREFIXES:
+                if len(stem) >= 4:
+                    forms.setdefault(prefix + stem, index)
+                if stem.startswith(prefix) and len(stem) - len(prefix) >= 4:
+                    forms.setdefault(stem[len(prefix) :], index)
+        clause.prefixed = forms
+    return clause.prefixed
+
+
+def _prefix_negations(sentence: Clause, claims: Sequence[Cited]) -> list[tuple[int, Cited, int]]:
+    """Where the passage has a word's negative by prefix and a claim the word, or the reverse,
+    neither side having the other's form."""
+    forms = _prefixed_forms(sentence)
+    found = []
+    for cited in claims:
+        claim = cited.clause
+        for hit in forms.keys() & claim.stems:
+            index = forms[hit]
+            if sentence.tokens[index].stem in claim.stems or hit in sentence.stems:
+                continue
+            position = next(
+                (i for i, other in enumerate(claim.tokens) if other.stem == hit and other.content and not other.name),
+                None,
+            )
+            if position is not None:
+                found.append((index, cited, position))
+    return found
+
+
+_SCARCITY = _forms("bottleneck bottlenecks scarce scarcity shortage shortages constraint constraints missing")
+
+
+def _scarce(sentence: Clause, index: int, claim: Clause) -> bool:
+    """'for lack of expertise' says what 'expertise is the bottleneck' says."""
+    cue = index - 1
+    while cue >= 0 and not sentence.tokens[cue].cue:
+        cue -= 1
+    return (
+        cue >= 0
+        and sentence.tokens[cue].low in ("lack", "lacks", "lacked", "lacking", "absence")
+        and any(t.low in _SCARCITY for t in claim.tokens)
+    )
+
+
+def _with_against_without(sentence: Clause, claims: Sequence[Cited]) -> list[tuple[int, Cited, int]]:
+    """Where the passage has 'with X' and a claim 'without X' (the head noun after each)."""
+    found = []
+    tokens = sentence.tokens
+    for index, token in enumerate(tokens):
+        if token.low != "with":
+            continue
+        noun = next((i for i in range(index + 1, min(len(tokens), index + 4)) if tokens[i].content), None)
+        if noun is None or tokens[noun].in_negated_clause:
+            continue  # 'with no human stepping in' says 'without human intervention'
+        for cited in claims:
+            other_tokens = cited.clause.tokens
+            for position, other in enumerate(other_tokens):
+                if other.low != "without":
+                    continue
+                theirs = next(
+                    (i for i in range(position + 1, min(len(other_tokens), position + 4)) if other_tokens[i].content),
+                    None,
+                )
+                if theirs is not None and same_word(tokens[noun], other_tokens[theirs]):
+                    found.append((noun, cited, theirs))
+    return found
+
+
+def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:
+    """Whether a claim's 'VERB no NOUN' ('found no link') has its verb in the passage."""
+    tokens = claim.tokens
+    cue = position - 1
+    while cue >= 0 and not tokens[cue].cue:
+        cue -= 1
+    if cue < 1 or tokens[cue].low != "no" or tokens[cue - 1].kind != "word" or tokens[cue - 1].low in _BE:
+        return False
+    verb = tokens[cue - 1]
+    return any(t.kind == "word" and not t.in_negated_clause and same_word(t, verb) for t in sentence.tokens)
+
+
+_MOTION = _forms("edged ticked went moved crept go goes going gone is are was were be been picked picks shot")
 
 
 def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
@@ -866,9 +1089,19 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
     tokens = clause.tokens
     low = tokens[index].low
     if low in POLARITY:
-        return POLARITY[low]
+        concept, sign = POLARITY[low]
+        if sign == 0 and index and tokens[index - 1].low in ("more", "less"):
+            return (concept, 1 if tokens[index - 1].low == "more" else -1)  # 'less stable': stability fell
+        return concept, sign
     if low in ("expensive", "costly", "pricey") and index and tokens[index - 1].low in ("more", "less"):
         return ("level", 1 if tokens[index - 1].low == "more" else -1)  # 'more expensive': pricier
+    if low in ("slowly", "quickly", "rapidly") and index and tokens[index - 1].low in ("more", "less"):
+        fast = low != "slowly"
+        return ("level", 1 if (tokens[index - 1].low == "more") == fast else -1)  # 'more slowly': slower
+    if low in ("more", "less") and index and tokens[index - 1].low in ("cost", "costs", "costing"):
+        return ("level", 1 if low == "more" else -1)  # 'costs less': cheaper
+    if low == "down" and index and tokens[index - 1].low in ("turned", "turn", "turns", "turning"):
+        return ("outcome", -1)  # 'turned down the offer': rejected it
     if low in ("up", "down"):
         previous = tokens[index - 1].low if index else ""
         following = tokens[index + 1] if index + 1 < len(tokens) else None
@@ -901,7 +1134,12 @@ def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
         if polarity is None or _is_bound(clause, index):
             continue
         concept, sign = polarity
-        sign = -sign if token.head else sign
+        # 'will not go up': the motion verb carries the negation for its 'up'.
+        motion_head = token.low in ("up", "down") and (token.in_negated_clause or clause.tokens[index - 1].head)
+        # 'stopped selling' is a negated selling, as 'no longer sells' is.
+        ceased = index > 0 and clause.tokens[index - 1].low in _CESSATION
+        negated = (token.head and not token.removed) or motion_head or token.subject_negated or ceased
+        sign = -sign if negated else sign
         # 'decline in home prices slowed' (the noun first, the verb up to six words on), 'slowed
         # their decline' (the verb first, the noun close after).
         reach = 0
@@ -935,7 +1173,13 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
     for cited in claims:
         for position, (other_concept, other_sign) in _movements(cited.clause).items():
             other = cited.clause.tokens[position]
-            if other_concept != concept or (other.stem in others and other.stem != token.stem):
+            if other_concept != concept and not (
+                {concept, other_concept} == {"level", "outcome"}
+                and (token.low in _LEVEL_TOO or other.low in _LEVEL_TOO)
+                and not (token.negated or other.negated)
+            ):
+                continue
+            if other.stem in others and other.stem != token.stem:
                 continue
             if other.stem == token.stem and other_sign == sign:
                 return None  # the claim uses the very word the same way
@@ -963,11 +1207,18 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
     other = cited.clause.tokens[position]
     if token.low in _WEAK_POLARITY or other.low in _WEAK_POLARITY:
         return None
-    kind = "negation" if token.head or other.head else "direction"
+    kind = "negation" if (token.head and not token.removed) or (other.head and not other.removed) else "direction"
     return (
         f"{kind}: the paragraph says '{_phrase(sentence, index)}'; "
         f"{_claim_says(cited, _phrase(cited.clause, position))}"
     )
+
+
+# Outcome words that also move a level: 'improves stability' against 'lowers stability'.
+_LEVEL_TOO = _forms(
+    "improve improves improved improving worsen worsens worsened hurt hurts harm harms harmed damaged "
+    "boost boosts boosted"
+)
 
 
 def _than_after(clause: Clause, index: int) -> bool:
@@ -1008,7 +1259,16 @@ def _is_bound(clause: Clause, index: int) -> bool:
     if tokens[index].low not in _ALSO_BOUND:
         return False
     following = tokens[index + 1 : index + 3]
-    return any(t.kind == "number" for t in following) or (bool(following) and following[0].low == "than")
+    if any(t.kind == "number" for t in following):
+        return True
+    if not following or following[0].low != "than":
+        return False
+    # 'more than 200', 'more than half': a bound; 'cost more than sampling': a comparison.
+    after = tokens[index + 2 : index + 4]
+    return not after or any(t.kind == "number" or t.low in NUMBER_WORDS or t.low in _BOUND_NOUNS for t in after)
+
+
+_BOUND_NOUNS = _forms("half third quarter double twice triple a an one")
 
 
 # Dates ---------------------------------------------------------------------------------------
@@ -1047,10 +1307,29 @@ _DECADE = re.compile(r"\b((?:1[5-9]|20)\d0)'?s\b")
 _DATE_CONTEXT = re.compile(r"(?:\b(?:in|on|since|until|by|from|to|of|early|late|mid|through|last|next|this)[\s-]+$)")
 
 
+_MONTH_RANGE = re.compile(r"\b([A-Z][a-z]+)\s*(?:-|\u2013|to|through)\s*([A-Z][a-z]+)\b")
+
+
+def _quarter_ranges(text: str) -> list[tuple[int, int, int, str]]:
+    """'July-September', 'April to June': a range of months that is a calendar quarter, with
+    its span and the quarter's number."""
+    found = []
+    for match in _MONTH_RANGE.finditer(text):
+        first, last = (MONTHS.get(match.group(i).lower()) for i in (1, 2))
+        if first and last and first % 3 == 1 and last == first + 2:
+            found.append((match.start(), match.end(), (first + 2) // 3, match.group()))
+    return found
+
+
 @lru_cache(maxsize=4096)
 def dates(text: str) -> tuple[DateMention, ...]:
     found = []
+    ranges = _quarter_ranges(text) if "-" in text or "\u2013" in text or " to " in text else []
+    for _, _, quarter, written in ranges:
+        found.append(DateMention("quarter", quarter, written))
     for match in _MONTH_WORD.finditer(text):
+        if any(start <= match.start() < end for start, end, _, _ in ranges):
+            continue  # a month of a quarter's range: the quarter is the date
         word = match["m"]
         before = text[max(0, match.start() - 12) : match.start()]
         after = text[match.end() : match.end() + 6]
@@ -1174,6 +1453,16 @@ _MEASURES = _forms(
 )
 
 
+# How far (in points) a share in words may sit from a claim's percentage: plain and hedged.
+SHARE_SLACK = 2
+SHARE_SLACK_HEDGED = 4
+_SHARE_HEDGE = re.compile(
+    r"\b(?:nearly|almost|about|around|roughly|some|approximately|close to|just under|just over|more than|"
+    r"over|under|less than|upwards of)\s+$",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=4096)
 def _shares(text: str) -> tuple[tuple[str, Decimal], ...]:
     """Shares a text states as words or ratios: 'a third of' (33.3), 'one in five' (20)."""
@@ -1181,6 +1470,7 @@ def _shares(text: str) -> tuple[tuple[str, Decimal], ...]:
     return tuple(found + [(match.group(), value) for match, value in lex.ratios(text)])
 
 
+@lru_cache(maxsize=8192)
 @lru_cache(maxsize=8192)
 def _currency(text: str, figure: lex.Figure) -> str | None:
     if figure.text[:1] in _CURRENCIES:
@@ -1215,6 +1505,7 @@ def _units_differ(passage: str, figure: lex.Figure, same_value: list[tuple[Cited
     return None
 
 
+@lru_cache(maxsize=8192)
 def _change_of(text: str, figure: lex.Figure) -> str | None:
     """'to' for a level reached ('rose to 5%'), 'by' for a change ('rose by 5%'), None
     otherwise."""
@@ -1262,8 +1553,10 @@ def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
             (cited, figure) for cited in claims for figure in _figures(cited.clause.text) if _unit(figure) == "percent"
         ]
         for text, value in mine:
-            if any(abs(value - other) <= 2 for _, _, other in theirs) or any(
-                abs(value - figure.value) <= 2 for _, figure in percents
+            # A hedged share ('nearly two-thirds', 'about a quarter') may round a claim's figure.
+            slack = SHARE_SLACK_HEDGED if _SHARE_HEDGE.search(passage[: passage.find(text)]) else SHARE_SLACK
+            if any(abs(value - other) <= slack for _, _, other in theirs) or any(
+                abs(value - figure.value) <= slack for _, figure in percents
             ):
                 continue
             # A claim's percentage is the same share only when it is of the same thing.
@@ -1394,7 +1687,8 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         before, after = _names_around(sentence, index)
         if not (is_real(before) or is_real(after)) or before == after:
             continue
-        roles = (after, before) if _passive_at(sentence, index) else (before, after)  # (doer, done-to)
+        passive_here = _passive_at(sentence, index) or _agent_after(sentence, after)
+        roles = (after, before) if passive_here else (before, after)  # (doer, done-to)
         for cited in claims:
             for position, other in enumerate(cited.clause.tokens):
                 if not other.content or other.name or not same_word(token, other):
@@ -1404,7 +1698,7 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                 other_before, other_after = _names_around(cited.clause, position)
                 if other_before is None and other_after is None:
                     continue
-                passive = _passive_at(cited.clause, position)
+                passive = _passive_at(cited.clause, position) or _agent_after(cited.clause, other_after)
                 other_roles = (other_after, other_before) if passive else (other_before, other_after)
                 swapped = None not in roles and roles[0] != roles[1] and other_roles == roles[::-1]
                 # The same doer, another done-to (or the reverse), the passage's name being one
@@ -1505,6 +1799,13 @@ def _name_end(clause: Clause, name: str | None, index: int) -> int:
     return next((last for first, last, span in clause.names if span == name and first > index), index + 2)
 
 
+def _agent_after(clause: Clause, name: str | None) -> bool:
+    """Whether the name after a verb follows 'by': the doer of a passive further on ('agreed
+    to be acquired by Merriam Steel')."""
+    start = _name_start(clause, name)
+    return start is not None and start > 0 and clause.tokens[start - 1].low == "by"
+
+
 def _passive_at(clause: Clause, index: int) -> bool:
     """'was acquired by', 'a round led by': the name after the verb is its doer."""
     tokens = clause.tokens
@@ -1576,7 +1877,7 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     for cited in claims:
         for marker, governed in cited.clause.modals:
             verb = cited.clause.tokens[governed]
-            if not verb.content or _purpose_at(cited.clause, marker) or not _verb_like(cited.clause, governed):
+            if verb.kind != "word" or _purpose_at(cited.clause, marker) or not _verb_like(cited.clause, governed):
                 continue
             for index, token in enumerate(sentence.tokens):
                 if not (token.content and same_word(token, verb)):
@@ -1688,7 +1989,103 @@ def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
     return backed / total if total else 0.0
 
 
-def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
+# Verbs that report who said what, not what happened: never the assertion a claim must back.
+_SPEECH = _forms(
+    "say says said tell tells told report reports reported note notes noted add adds added argue argues argued "
+    "write writes wrote state states stated claim claims claimed announce announces announced suggest "
+    "suggests suggested show shows showed shown find finds found conclude concludes concluded"
+)
+_PRONOUNS = _forms("it he she they we which who that this also")
+# Verbs news copy uses for taking on a problem, whatever the claim's verb: 'attacks the same
+# problem', 'tackles', 'handles'.
+_FIGURATIVE = frozenset(
+    lex.stem(word) for word in ("attack", "tackle", "address", "handle", "approach", "target", "treat")
+)
+_PARTICLES = _forms("off up out down back over away on in")
+_BE = _forms("is are was were be been being")
+
+
+def _event_verb(clause: Clause, index: int) -> bool:
+    """A news verb used as a verb, in an inflected form or after an auxiliary ('sold', 'has
+    sold', 'will sell', 'is being acquired', 'blames'): what the sentence says happened. Plain
+    forms after a noun ('a pension fund') and plural nouns ('sales') are left out."""
+    tokens = clause.tokens
+    token = tokens[index]
+    low = token.low
+    base = lex.IRREGULAR.get(low)
+    previous = tokens[index - 1] if index else None
+    if (
+        low in _SPEECH
+        or (base and base in _SPEECH)
+        or POLARITY.get(low, ("",))[0] in ("level", "rank", "time")
+        or low in _PLAN_WORDS
+        or low in _CARRIER_VERBS
+    ):
+        return False  # speech is attribution; movements and plans are their own rules'
+    if token.stem in LIGHT or token.stem in _FIGURATIVE:
+        return False
+    following = tokens[index + 1 : index + 4]
+    if following and following[0].low in _PARTICLES:
+        return False  # 'signed off on', 'shut down': a phrasal verb paraphrases more freely
+    if any(t.low == "to" for t in following):
+        return False  # 'forced the band to call off': the verb after 'to' is what it asserts
+    if (
+        previous is not None
+        and previous.low == "to"
+        and index > 1
+        and tokens[index - 2].kind != "punct"
+        and tokens[index - 2].low not in _PLAN_WORDS
+        and tokens[index - 2].low not in _BE
+    ):
+        return False  # 'put aside money to cover loans': a purpose, not an assertion
+    if previous is not None and previous.low in _DETERMINERS:
+        return False
+    known = base in _BASE_VERBS if base else False
+    form = ""
+    if not known:
+        for suffix in ("ed", "d", "ing", "es", "s"):
+            if low.endswith(suffix) and low[: -len(suffix)] in _BASE_VERBS:
+                known, form = True, suffix
+                break
+        if not known and low.endswith("ied") and low[:-3] + "y" in _BASE_VERBS:
+            known, form = True, "ed"
+        if not known and low in _BASE_VERBS:
+            known, form = True, "plain"
+        if not known and len(low) > 5 and low[:-2] in _BASE_VERBS and low.endswith("ed"):
+            known, form = True, "ed"
+    if not known:
+        return False
+    if base or form in ("ed", "d"):
+        return True  # 'sold', 'blamed'
+    after_auxiliary = previous is not None and (previous.low in _AUXILIARIES or previous.low in _BE)
+    if form == "ing":
+        return previous is not None and (previous.low in _BE or previous.low == "by")
+    if form in ("s", "es"):
+        return previous is not None and (previous.name or previous.low in _PRONOUNS)
+    return after_auxiliary
+
+
+def _nearest(sentence: Clause, first: int, end: int, claims: Sequence[Cited]) -> str:
+    """The cited claim closest to a clause (most words in common), quoted from its first verb:
+    what the writer may have meant to say, for the reason's other side."""
+    words = {t.stem for t in sentence.tokens[max(0, first - 6) : end] if t.content}
+    best = max(claims, key=lambda cited: len(words & cited.clause.stems), default=None)
+    if best is None:
+        return ""
+    tokens = best.clause.tokens
+    words = [i for i, t in enumerate(tokens) if t.content and not t.name]
+    clear = [i for i in words if tokens[i].low in POLARITY or tokens[i].low.endswith("ed")]
+    likely = [i for i in words if _verb_like(best.clause, i)]
+    verb = (clear or likely or [None])[0]
+    if verb is None:
+        return ""
+    first = verb
+    while first > 0 and tokens[first - 1].low in _AUXILIARIES:
+        first -= 1  # 'will build', 'has cut'
+    return f"; the nearest, {_claim_says(best, _span(best.clause, first, verb + 4))}"
+
+
+def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cited] = ()) -> list[str]:
     """What a sentence asserts that no claim has: a verb in no cited claim whose clause (the
     words it governs, to the clause's end) is mostly in none either ('will replace every
     verifier'). A new verb with backed words after it is a paraphrase of the claim's verb
@@ -1724,6 +2121,10 @@ def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
             and not backing.backs(tokens[i].stem)
         ]
         governed = [i for i in new if _object_like(tokens[i]) and not _verb_like(sentence, i)]
+        before = index - 1
+        while before > 0 and (tokens[before].low in _ADVERBS or tokens[before].low == "now"):
+            before -= 1  # 'is now approved'
+        passive = before >= 0 and tokens[before].low in _BE
         # The verb's first word after it, new too ('replace every verifier'), unless that word is
         # only in the claims as part of a name ('air' in 'Norvik Air').
         first_word = next(
@@ -1737,10 +2138,335 @@ def new_predicate_rule(sentence: Clause, backing: Backing) -> list[str]:
             words = ", ".join(tokens[i].low for i in [index, *new])
             reasons.append(
                 f"new predicate: the paragraph says '{_span(sentence, first, end - 1)}'; no cited claim says "
-                f"anything like it (not in them: {words})"
+                f"anything like it (not in them: {words}){_nearest(sentence, index, end, claims)}"
             )
+            index = end
+            continue
+        if (governed or passive) and POLARITY.get(token.low) not in backing.polarities and _event_verb(sentence, index):
+            # What happened, in a verb no claim has nor a synonym of: the sentence's assertion
+            # is new however many of its topic words the claims share ('has sold its Nevada
+            # solar farm' against 'will build a solar farm in Nevada').
+            first = index
+            while first > 0 and tokens[first - 1].low in _AUXILIARIES | _BE:
+                first -= 1
+            reasons.append(
+                f"new predicate: the paragraph says '{_span(sentence, first, min(end - 1, index + 4))}'; "
+                f"no cited claim says '{token.low}' or anything like it{_nearest(sentence, index, end, claims)}"
+            )
+            index = end
+            continue
         index = end
     return reasons
+
+
+# Roles ---------------------------------------------------------------------------------------
+
+
+def _subject(clause: Clause, verb: int) -> list[int]:
+    """The words right before a verb, up to three, skipping auxiliaries: who does it."""
+    tokens = clause.tokens
+    found: list[int] = []
+    index = verb - 1
+    while index >= 0 and (tokens[index].low in _AUXILIARIES or tokens[index].low in _ADVERBS):
+        index -= 1
+    while index >= 0 and len(found) < 3:
+        token = tokens[index]
+        if token.boundary or token.kind != "word" or token.low in _DETERMINERS or not token.content:
+            break
+        found.append(index)
+        index -= 1
+    return found
+
+
+def _active(clause: Clause, verb: int) -> bool:
+    tokens = clause.tokens
+    before = tokens[verb - 1].low if verb else ""
+    after = tokens[verb + 1].low if verb + 1 < len(tokens) else ""
+    return before not in _BE and before != "being" and after != "by"
+
+
+def _word_keys(token: Token) -> list[str]:
+    """Keys under which ``same_word`` may find a token: its key, its long prefix, its synonym groups."""
+    keys = ["k:" + token.key]
+    if len(token.stem) >= 6:
+        keys.append("p:" + token.stem[:6])
+    keys += [f"g:{group}" for group in SYNONYMS.get(token.stem, ())]
+    return keys
+
+
+def _same_words(clause: Clause, token: Token) -> list[int]:
+    """Positions of a clause's content words that are ``token``'s word, found through an index
+    built once a clause (a story cites the same claims from many sentences)."""
+    if clause.word_index is None:
+        index: dict[str, list[int]] = {}
+        for position, other in enumerate(clause.tokens):
+            if other.content:
+                for key in _word_keys(other):
+                    index.setdefault(key, []).append(position)
+        clause.word_index = index
+    found = {position for key in _word_keys(token) for position in clause.word_index.get(key, ())}
+    return sorted(position for position in found if same_word(token, clause.tokens[position]))
+
+
+def _done_to(clause: Clause, verb: int, stems: set[str]) -> bool:
+    """Whether all these words stand after the verb in its clause: the one it is done to."""
+    after = set()
+    tokens = clause.tokens
+    for position in range(verb + 1, min(len(tokens), verb + 13)):
+        token = tokens[position]
+        # 'and' joins the verb's objects ('builds environments and verifiers for clients').
+        if token.boundary and token.low != "and":
+            break
+        if token.low.endswith("'s") or clause.text[token.end : token.end + 1] == "'":
+            return False  # 'licensed Ivy Labs' model': an owner, not the one done to
+        if token.low == "by" and any(t.low in _BE for t in tokens[max(verb, position - 3) : position]):
+            break  # 'agreed to be acquired by Merriam': the doer of a passive, not the one done to
+        after.add(token.stem)
+    return stems <= after
+
+
+# Movement words that also take an object, whose doer can be swapped: 'raised $45 million',
+# 'beat the baselines', 'cut its forecast'.
+_TRANSITIVE_MOVES = _forms(
+    "raise raises raised raising beat beats beating outperform outperforms outperformed surpass surpasses "
+    "surpassed cut cuts cutting lift lifts lifted boost boosts boosted lower lowers lowered acquire acquires "
+    "acquired buy buys bought sell sells sold trail trails trailed"
+)
+
+
+def _plural_noun_at(clause: Clause, index: int) -> bool:
+    """'Phone sales at the firm': an -s word after the sentence's first word is a noun, not a
+    verb whose doer that word is."""
+    token = clause.tokens[index]
+    if index != 1 or not token.low.endswith("s") or token.low.endswith("ss"):
+        return False
+    return token.low[:-1] not in _BASE_VERBS and token.low[:-2] not in _BASE_VERBS  # 'Acme sues' is a verb
+
+
+def _doers(clause: Clause) -> list[tuple[int, list[int]]]:
+    """Each active verb of a clause with the words right before it (its doer), once a clause."""
+    if clause.doers is None:
+        clause.doers = []
+        for index, token in enumerate(clause.tokens):
+            if (
+                not token.content
+                or token.name
+                or (token.low in POLARITY and token.low not in _TRANSITIVE_MOVES)
+                or not _verb_like(clause, index)
+                or not _active(clause, index)
+                or _plural_noun_at(clause, index)
+            ):
+                continue
+            subject = _subject(clause, index)
+            if subject:
+                clause.doers.append((index, subject))
+    return clause.doers
+
+
+def role_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """Who did it, swapped: the passage's verb has for its doer what the claim's same verb has
+    in another role, and the claim's doer stands elsewhere in the passage ('Pelham Telecom
+    fined the regulator' against 'the regulator fined Pelham Telecom'). Both verbs active:
+    a passive turns the roles round on purpose."""
+    mine_by_verb = dict(_doers(sentence))
+    if not mine_by_verb:
+        return []
+    for cited in claims:
+        claim = cited.clause
+        for position, theirs in _doers(claim):
+            theirs_stems = {claim.tokens[j].stem for j in theirs}
+            if not theirs_stems <= sentence.stems:
+                continue  # the claim's doer is not in the sentence at all: no swap (and cheap)
+            for index in _same_words(sentence, claim.tokens[position]):
+                mine = mine_by_verb.get(index)
+                if not mine or not theirs_stems.isdisjoint(sentence.tokens[i].stem for i in mine):
+                    continue  # the same doer (the common case, and a cheap test)
+                if any(same_word(sentence.tokens[i], claim.tokens[j]) for i in mine for j in theirs):
+                    continue
+                # Each doer is the one done to on the other side: a swap, not a new doer.
+                if _done_to(sentence, index, theirs_stems) and _done_to(
+                    claim, position, {sentence.tokens[i].stem for i in mine}
+                ):
+                    return [
+                        f"entity swap: the paragraph says '{_span(sentence, min(mine), index + 2)}'; "
+                        f"{_claim_says(cited, _span(claim, min(theirs), position + 2))}"
+                    ]
+    return []
+
+
+# Movements by value ------------------------------------------------------------------------
+
+_FIGURE_TEXT = r"[$€£¥]?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|per cent)?"
+_FROM_TO = re.compile(rf"\bfrom\s+({_FIGURE_TEXT})\s+to\s+({_FIGURE_TEXT})", re.IGNORECASE)
+_TO_FROM = re.compile(
+    rf"\b(?:to|at|reaching|hitting)\s+({_FIGURE_TEXT})[^.;:]{{0,40}}?\bfrom\s+({_FIGURE_TEXT})", re.IGNORECASE
+)
+
+
+@lru_cache(maxsize=4096)
+def _value_moves(text: str) -> tuple[tuple[Decimal, Decimal, str], ...]:
+    """Each 'from A to B' (or 'to B from A') of a text: where a value went, by the values."""
+    moves = []
+    for pattern, swap in ((_FROM_TO, False), (_TO_FROM, True)):
+        for match in pattern.finditer(text):
+            first, second = (lex.figure_values(match.group(i)) for i in (1, 2))
+            if len(first) == 1 and len(second) == 1:
+                start, end = (second, first) if swap else (first, second)
+                moves.append((next(iter(start)), next(iter(end)), match.group().strip()))
+    return tuple(moves)
+
+
+def value_direction_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'rose from 22.8% to 26.3%' where a claim has it go from 26.3% to 22.8%: the same two
+    values, the other way round, whatever words carry the movement."""
+    mine = _value_moves(passage)
+    if not mine:
+        return []
+    for start, end, text in mine:
+        for cited in claims:
+            for other_start, other_end, other_text in _value_moves(cited.clause.text):
+                if (start, end) == (other_end, other_start) and start != end:
+                    return [f"direction: the paragraph says '{text}'; {_claim_says(cited, other_text)}"]
+    return []
+
+
+# Whose figure, for things that are not names -------------------------------------------------
+
+FIGURE_OWNER_REACH = 5
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _owner(clause: Clause, index: int) -> frozenset[str]:
+    """The words a figure is said of: up to FIGURE_OWNER_REACH words before it in its clause
+    ('the direct-tool-calling baselines reached 30.7%'), light and movement words left out.
+    Kept once a clause: a story cites the same claims from many sentences."""
+    if clause.owners is None:
+        clause.owners = {}
+    owner = clause.owners.get(index)
+    if owner is None:
+        owner = clause.owners[index] = _read_owner(clause, index)
+    return owner
+
+
+def _read_owner(clause: Clause, index: int) -> frozenset[str]:
+    found = set()
+    first = max(0, index - FIGURE_OWNER_REACH)
+    for position in range(index - 1, first - 1, -1):
+        t = clause.tokens[position]
+        if t.kind == "number" and t.start and clause.text[t.start - 1] in "-.":
+            continue  # digits inside a name: 'ProgAgent-14B'
+        if t.boundary or t.kind == "number" or t.low in MONTHS:
+            break  # another figure's words, or a date's, are not this figure's
+        if (
+            t.content
+            and t.stem not in LIGHT
+            and t.low not in POLARITY
+            and t.low not in NUMBER_WORDS
+            and not _verb_like(clause, position)  # 'reached', 'scored': what is said, not of what
+        ):
+            found.add(t.stem)
+    return frozenset(found)
+
+
+def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """A figure said of something the claim says another figure of: 'the baselines reached a
+    30.7% pass rate, where ProgAgent-14B scored zero' against a claim giving the 30.7% to
+    ProgAgent-14B and zero to the baselines."""
+    for index, token in enumerate(sentence.tokens):
+        if token.kind != "number" or _YEAR.fullmatch(token.text):
+            continue  # a year dates a sentence; it is no one's figure
+        mine = _owner(sentence, index)
+        if not mine:
+            continue
+        value = _number_value(token)
+        if any(
+            mine & _owner(cited.clause, position)
+            for cited in claims
+            for position in _numbers(cited.clause).get(value, ())
+        ):
+            continue  # a cited claim gives this value to the same thing
+        for cited in claims:
+            claim = cited.clause
+            for position in _numbers(claim).get(value, ()):
+                theirs = _owner(claim, position)
+                if not theirs:
+                    continue
+                # A swap, not a rewording: the passage's owner is the owner of another of the
+                # claim's figures ('where the baselines scored zero').
+                others = [
+                    i
+                    for i, t in enumerate(claim.tokens)
+                    if i != position
+                    and (t.kind == "number" or t.low in NUMBER_WORDS or t.low == "zero")
+                    and not (t.start and claim.text[t.start - 1] in "-.")  # not 'Lumen-7'
+                    and not _YEAR.fullmatch(t.text)
+                ]
+                if theirs <= sentence.stems and any(mine & _owner(claim, i) for i in others):
+                    return [
+                        f"entity swap: the paragraph gives '{token.text}' to "
+                        f"'{_span(sentence, max(0, index - FIGURE_OWNER_REACH), index - 1)}'; "
+                        f"{_claim_says(cited, _span(claim, max(0, position - FIGURE_OWNER_REACH), position))}"
+                    ]
+    return []
+
+
+# Comparisons ---------------------------------------------------------------------------------
+
+
+_TIME_SPANS = _forms("days months years weeks hours minutes seconds decades")
+
+
+def _operand_word(token: Token) -> bool:
+    return token.kind == "word" and (token.content or token.low in _TIME_SPANS)
+
+
+def _comparisons(clause: Clause) -> list[tuple[int, str, frozenset[str], frozenset[str]]]:
+    """Each 'A ... than B' of a clause: where 'than' stands, the comparing word before it ('more',
+    'denser', 'rather'), and the content words of each side within the clause."""
+    found = []
+    tokens = clause.tokens
+    for index, token in enumerate(tokens):
+        if token.low != "than" or index == 0:
+            continue
+        start = index - 1
+        while start > 0 and not tokens[start - 1].boundary:
+            start -= 1
+        # The other side: the words right after 'than', to the first function word after them
+        # ('than verifier quality in the early stages': verifier quality).
+        end = index + 1
+        while end < len(tokens) and not tokens[end].boundary and (end == index + 1 or _operand_word(tokens[end])):
+            end += 1
+        word = tokens[index - 1].low
+        left = {t.stem for t in tokens[start : index - 1] if _operand_word(t) and t.low not in POLARITY}
+        right = {t.stem for t in tokens[index + 1 : end] if _operand_word(t) and t.low not in POLARITY}
+        # What tells the sides apart: 'terminal rewards' against 'process rewards'.
+        left, right = left - right, right - left
+        if left and right:
+            found.append((index, word, frozenset(left), frozenset(right)))
+    return found
+
+
+def comparison_swap_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """The two sides of a comparison swapped: 'rollout volume matters more than verifier
+    quality' where a claim has 'verifier quality matters more than rollout volume'; 'months
+    rather than days' against 'days rather than months'. The same comparing word both times:
+    'A costs less than B' may say what 'B costs more than A' says."""
+    mine = _comparisons(sentence)
+    if not mine:
+        return []
+    for index, word, left, right in mine:
+        for cited in claims:
+            for position, other_word, other_left, other_right in _comparisons(cited.clause):
+                if lex.stem(word) != lex.stem(other_word):
+                    continue
+                if right & other_right or not (right & other_left) or not (left & other_right):
+                    continue
+                return [
+                    f"direction: the paragraph says '{_phrase(sentence, index, before=3, after=3)}'; "
+                    f"{_claim_says(cited, _phrase(cited.clause, position, before=3, after=3))}: the sides of the "
+                    "comparison are swapped"
+                ]
+    return []
 
 
 # --- All rules -------------------------------------------------------------------------------
@@ -1751,11 +2477,13 @@ def check(sentences: Sequence[str], claims: Sequence[Cited], backing: Backing | 
     passage (a figure's words do not cross sentences); the other rules sentence by sentence."""
     backing = backing or Backing([cited.clause for cited in claims])
     passage = " ".join(sentences)
-    reasons = date_rule(passage, claims) + quantity_rule(passage, claims)
+    reasons = date_rule(passage, claims) + quantity_rule(passage, claims) + value_direction_rule(passage, claims)
     for text in sentences:
         sentence = clause_of(text)
         reasons += negation_and_direction(sentence, claims)
-        reasons += entity_rule(sentence, claims)
+        entity = entity_rule(sentence, claims) or role_rule(sentence, claims)
+        reasons += entity or figure_owner_rule(sentence, claims)
+        reasons += comparison_swap_rule(sentence, claims)
         reasons += modality_rule(sentence, claims)
-        reasons += new_predicate_rule(sentence, backing)
+        reasons += new_predicate_rule(sentence, backing, claims)
     return list(dict.fromkeys(reasons))

@@ -6,6 +6,7 @@ exactly why it decided what it did.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -85,13 +86,39 @@ STOPWORDS = frozenset(_STOPWORDS.split())
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
 
 
+# Irregular verb forms and their plain form, so 'built' meets 'will build' and 'sold' 'sells';
+# and nouns whose verb no suffix rule finds ('loss' for 'lost', 'growth' for 'grew').
+def _pairs(text: str) -> dict[str, str]:
+    return dict(pair.split(":") for pair in text.split())  # type: ignore[misc]
+
+
+IRREGULAR = _pairs(
+    """
+    built:build sold:sell bought:buy won:win lost:lose made:make took:take taken:take gave:give given:give
+    went:go gone:go came:come got:get gotten:get kept:keep held:hold led:lead met:meet paid:pay ran:run
+    said:say saw:see seen:see told:tell wrote:write written:write drew:draw drawn:draw fell:fall fallen:fall
+    grew:grow grown:grow rose:rise risen:rise spent:spend sent:send lent:lend struck:strike stood:stand
+    thought:think became:become began:begin begun:begin broke:break broken:break brought:bring caught:catch
+    chose:choose chosen:choose fought:fight found:find knew:know known:know sought:seek taught:teach
+    understood:understand shrank:shrink shrunk:shrink sank:sink sunk:sink slid:slide drove:drive driven:drive
+    beaten:beat shown:show showed:show hid:hide hidden:hide froze:freeze frozen:freeze spoke:speak spoken:speak
+    swore:swear sworn:swear withdrew:withdraw withdrawn:withdraw overtook:overtake overtaken:overtake
+    undertook:undertake forgave:forgive flew:fly flown:fly
+    loss:lose losses:lose growth:grow sale:sell sales:sell choice:choose decision:decide decisions:decide
+    failure:fail failures:fail death:die deaths:die proof:prove belief:believe
+    """
+)
+
+
 @lru_cache(maxsize=20_000)
 def stem(word: str) -> str:
     """A light suffix-stripping stem, enough to match 'verifiers' with 'verifier' and
-    'evaluated' with 'evaluation' ('evalu'). Not Porter: shorter rules, fewer surprises."""
+    'evaluated' with 'evaluation' ('evalu'). Not Porter: shorter rules, fewer surprises.
+    Irregular verb forms are read as their plain form first ('built': 'build')."""
     w = word.lower()
     if w.endswith("'s"):
         w = w[:-2]
+    w = IRREGULAR.get(w, w)
     if len(w) <= 3:
         return w
     for suffix, keep in (
@@ -328,6 +355,7 @@ def _spelled_value(phrase: str) -> Decimal | None:
 
 
 _NUMBER_WORD_SET = frozenset({*_UNITS, "one"})
+_FRACTION_AFTER = re.compile(r"[\s-]*(?:thirds?|quarters?|fifths?|tenths?|halves)\b", re.IGNORECASE)
 _NOT_LETTERS = re.compile(r"[^a-z]+")
 
 
@@ -345,6 +373,8 @@ def spelled_figures(text: str) -> list[Figure]:
         if lowered in ("one", "one and") and not match["scale"]:
             # 'one' is more often a pronoun ('no one', 'one of them') than a count; 'one million' is a count.
             continue
+        if _FRACTION_AFTER.match(text, match.end()):
+            continue  # 'two-thirds' is a share, the quantity rule's, not a count of two
         value = _spelled_value(phrase)
         if value is None:
             continue
@@ -470,9 +500,50 @@ def implied_values(text: str) -> set[Decimal]:
             values.add((figure.value * 100).normalize())  # 0.25 percentage points: 25 basis points
     for match in _CLOCK.finditer(text):
         values.add(Decimal(match.group(1)))  # '10am': the passage's '10 a.m.'
+    values |= differences(text)
+    values |= list_counts(text)
+    multiplier = _MULTIPLIED.search(text)
+    if multiplier:
+        # 'doubled its workforce to 800' says it was 400 before.
+        factor = _FACTORS[multiplier.group(1).lower()]
+        values |= {_normal(figure.value / factor) for figure in digit_figures(text) if figure.value}
     for match in _BASIS_POINTS.finditer(text):
         values.add((Decimal(match.group(1)) / 100).normalize())  # 50 basis points: 0.5 points
     return values
+
+
+# A list of three or more items: 'GRPO, GSPO, and fixed-credit tree policy gradients'.
+_LIST = re.compile(r"(?:\b[\w-]+(?: [\w-]+){0,3}, ){2,7}(?:and |or )?[\w-]+")
+
+
+def list_counts(text: str) -> set[Decimal]:
+    """How many items a text lists, so 'three baselines' is backed by a claim naming three."""
+    # The list's first items may be a clause's opening words ('Under matched budgets, X beats
+    # A, B, and C'): every count from three to the whole run is offered.
+    return {Decimal(count) for match in _LIST.finditer(text) for count in range(3, match.group().count(",") + 2)}
+
+
+_FACTORS = {"doubled": Decimal(2), "tripled": Decimal(3), "quadrupled": Decimal(4), "halved": Decimal("0.5")}
+_MULTIPLIED = re.compile(r"\b(doubled|tripled|quadrupled|halved)\b", re.IGNORECASE)
+# A claim with more figures than this is a table, not a before-and-after: no differences.
+_MOST_FIGURES_FOR_DIFFERENCES = 6
+
+
+def _is_percent(figure: Figure) -> bool:
+    return "%" in figure.text or "percent" in figure.text or "per cent" in figure.text
+
+
+def differences(text: str) -> set[Decimal]:
+    """The change between two figures of one kind a text gives ('rose from 68.5% to 74.3%'):
+    a fact-checker accepts the passage's '5.8 points' as the claim's own arithmetic."""
+    figures = [figure for figure in digit_figures(text) if figure.value]
+    if not 2 <= len(figures) <= _MOST_FIGURES_FOR_DIFFERENCES:
+        return set()
+    found = set()
+    for first, second in itertools.combinations(figures, 2):
+        if _is_percent(first) == _is_percent(second) and first.value != second.value:
+            found.add(_normal(abs(first.value - second.value)))
+    return found
 
 
 _CLOCK = re.compile(r"\b(\d{1,2})(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)

@@ -231,6 +231,114 @@ TWINS = [
         "In the agent framework, a planner model hands subtasks to smaller executor models.",
         "The agent framework lets a planner model rewrite its own reward function.",
     ),
+    # Second round: a word's negative by prefix, a claim's 'found no', movements read by their
+    # values, 'more slowly', an outcome word against a level's, 'cost more than' as a comparison,
+    # 'expect X to', 'threatening to', a claim's 'expected to last', irregular verbs ('built'),
+    # a news verb no claim has (active or passive), and a doer swapped with the one done to.
+    (
+        "negation",
+        ["Process rewards stabilize agentic RL on long workflows."],
+        "Process rewards keep agentic RL stable on long workflows.",
+        "Process rewards destabilize agentic RL on long workflows.",
+    ),
+    (
+        "negation",
+        ["The researchers found no link between the sweetener and cancer in mice."],
+        "In mice, the researchers found no link between the sweetener and cancer.",
+        "The researchers found a link between the sweetener and cancer in mice.",
+    ),
+    (
+        "direction",
+        ["Failures to use teammates' input fell from 26.3% to 22.8%."],
+        "Failures to use teammates' input dropped to 22.8% from 26.3%.",
+        "Failures to use teammates' input became more common, reaching 26.3% from 22.8%.",
+    ),
+    (
+        "direction",
+        ["Wages grew faster than prices in October."],
+        "In October wages grew more quickly than prices.",
+        "Wages grew more slowly than prices in October.",
+    ),
+    (
+        "direction",
+        ["Removing any single component of the recipe lowers training stability."],
+        "Removing any single component of the recipe makes training less stable.",
+        "Removing any single component of the recipe improves training stability.",
+    ),
+    (
+        "direction",
+        ["The tree rollouts cost less than sampling independent trajectories."],
+        "The tree rollouts are cheaper than sampling independent trajectories.",
+        "The tree rollouts cost more than sampling independent trajectories.",
+    ),
+    (
+        "modality",
+        ["The LAR-27B model reaches 84.2% on SWE-Bench-Verified."],
+        "LAR-27B reaches 84.2% on SWE-Bench-Verified.",
+        "The authors expect the LAR-27B model to reach 84.2% on SWE-Bench-Verified.",
+    ),
+    (
+        "modality",
+        ["The union has called a strike at the port."],
+        "A strike at the port has been called by the union.",
+        "The union is threatening to call a strike at the port.",
+    ),
+    (
+        "modality",
+        ["The heatwave is expected to last until the weekend, forecasters said."],
+        "Forecasters said the heatwave is expected to last until the weekend.",
+        "The heatwave lasted until the weekend, forecasters said.",
+    ),
+    (
+        "modality",
+        ["Kestrel Energy built a 400-megawatt solar farm in Nevada."],
+        "Kestrel Energy has built a 400-megawatt solar farm in Nevada.",
+        "Kestrel Energy will build a 400-megawatt solar farm in Nevada.",
+    ),
+    (
+        "new_predicate",
+        ["Kestrel Energy will build a 400-megawatt solar farm in Nevada, the company said on Monday."],
+        "Kestrel Energy said on Monday it will construct a 400-megawatt solar farm in Nevada.",
+        "Kestrel Energy has sold its Nevada solar farm to a pension fund, the company said on Monday.",
+    ),
+    (
+        "new_predicate",
+        ["Invisible Technologies builds RL environments and verifiers for enterprise clients."],
+        "RL environments and verifiers for enterprise clients are built by Invisible Technologies.",
+        "Invisible Technologies is being acquired by one of its enterprise clients.",
+    ),
+    (
+        "entity_swap",
+        ["The regulator fined Pelham Telecom £12 million for misleading customers."],
+        "Pelham Telecom was fined £12 million by the regulator for misleading customers.",
+        "Pelham Telecom fined the regulator £12 million for misleading customers.",
+    ),
+    # The sides of a comparison swapped, and a figure given to what the claim gives another.
+    (
+        "direction",
+        ["Verifier quality matters more than rollout volume in the early stages."],
+        "In the early stages, verifier quality matters more than rollout volume.",
+        "Rollout volume matters more than verifier quality in the early stages.",
+    ),
+    (
+        "direction",
+        ["Verifiable rewards let training iterations complete in days rather than months."],
+        "With verifiable rewards, training iterations take days rather than months.",
+        "Verifiable rewards make training iterations take months rather than days.",
+    ),
+    (
+        "entity_swap",
+        ["ProgAgent-14B reached a 30.7% pass rate on LOCA-bench, where the direct-tool-calling baselines scored zero."],
+        "On LOCA-bench ProgAgent-14B reached a 30.7% pass rate, where the direct-tool-calling baselines scored zero.",
+        "The direct-tool-calling baselines reached a 30.7% pass rate on LOCA-bench, where ProgAgent-14B scored zero.",
+    ),
+    # 'with X' against a claim's 'without X'; a verb's negation is no match for a measure's name.
+    (
+        "negation",
+        ["The method backs terminal rewards up into turn-level credit without a learned critic."],
+        "The method backs terminal rewards up into turn-level credit with no learned critic.",
+        "The method backs terminal rewards up into turn-level credit with a learned critic.",
+    ),
 ]
 
 
@@ -287,12 +395,80 @@ def test_each_rule_catches_its_change_and_passes_its_twin(kind, claims, supporte
             ["Rubric rewards lowered the cost of labelling by forty percent in the audit lab trial."],
             "Rubric rewards will replace every verifier by next year, the lab says.",
             "new predicate: the paragraph says 'will replace every verifier by next year'; no cited claim says "
-            "anything like it (not in them: replace, verifier)",
+            "anything like it (not in them: replace, verifier); the nearest, claim 1 says 'lowered the cost of "
+            "labelling'",
         ),
     ],
 )
 def test_a_reason_names_its_kind_and_quotes_both_sides(claims, text, reason):
     assert reason in assess(text, claims).reasons
+
+
+@pytest.mark.parametrize(
+    ("claims", "text", "reason"),
+    [
+        (
+            ["Failures to use teammates' input fell from 26.3% to 22.8%."],
+            "Failures to use teammates' input rose from 22.8% to 26.3%.",
+            "direction: the paragraph says 'from 22.8% to 26.3%'; claim 1 says 'from 26.3% to 22.8%'",
+        ),
+        (
+            ["The regulator fined Pelham Telecom £12 million for misleading customers."],
+            "Pelham Telecom fined the regulator £12 million for misleading customers.",
+            "entity swap: the paragraph says 'Pelham Telecom fined the regulator'; claim 1 says 'regulator fined "
+            "Pelham Telecom'",
+        ),
+        (
+            ["Kestrel Energy will build a 400-megawatt solar farm in Nevada."],
+            "Kestrel Energy has sold its Nevada solar farm to a pension fund.",
+            "new predicate: the paragraph says 'has sold its Nevada solar farm'; no cited claim says 'sold' or "
+            "anything like it; the nearest, claim 1 says 'will build a 400-megawatt solar'",
+        ),
+        (
+            ["Process rewards stabilize agentic RL on long workflows."],
+            "Process rewards destabilize agentic RL on long workflows.",
+            "negation: the paragraph says 'rewards destabilize agentic RL'; claim 1 says 'rewards stabilize "
+            "agentic RL'",
+        ),
+    ],
+)
+def test_second_round_reasons_name_their_kind_and_quote_both_sides(claims, text, reason):
+    assert reason in assess(text, claims).reasons
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # Removing a thing is being without it: 'dropping the critic' and 'without a critic'.
+        (
+            "Doing without a learned critic takes one failure surface out of agentic training.",
+            "Dropping the learned critic removes a failure surface from agentic training pipelines.",
+        ),
+        # 'less stable' says what 'lowers stability' says.
+        (
+            "Take out any one component and training becomes less stable, the ablations suggest.",
+            "Ablations suggest removing any single component lowers training stability.",
+        ),
+        # 'for lack of expertise' says what 'expertise is the bottleneck' says.
+        (
+            "Most projects stall for lack of domain expertise, not infrastructure.",
+            "Domain expertise, not infrastructure, is the typical bottleneck: most projects stall.",
+        ),
+        # A passive's doer comes after 'by': no swap.
+        (
+            "Dunmore Metals has agreed to be acquired by Merriam Steel for $3.1 billion.",
+            "Merriam Steel has agreed to acquire Dunmore Metals for $3.1 billion.",
+        ),
+        # A claim's 'LLMs' backs 'large language models'; 'teaches' is 'trains'.
+        (
+            "CoSIR teaches large language models to collaborate by rewarding information sharing in self-play.",
+            "CoSIR trains LLMs for multi-agent collaboration by rewarding information sharing in self-play.",
+        ),
+    ],
+)
+def test_second_round_paraphrases_pass(text, claim):
+    verdict = assess(text, [claim])
+    assert verdict.supported, verdict.reasons
 
 
 def test_a_reason_names_the_claim_by_the_label_it_is_given():
@@ -316,6 +492,27 @@ def test_a_reason_names_the_claim_by_the_label_it_is_given():
         ("Llama 3 beat Qwen 2.5 on the test.", "Llama-3 beat Qwen2.5 on the test."),
         ("Qwen2.5 beat GPT4o on the test.", "Qwen 2.5 beat GPT-4o on the test."),
         ("The polls close at 10 p.m. on Sunday.", "Polls close at 10pm on Sunday."),
+        # A claim's own arithmetic: the change between its two figures, a multiplier's start.
+        ("Disclosure rose by 5.8 percentage points, to 74.3%.", "Disclosure rose from 68.5% to 74.3%."),
+        ("The company's workforce grew from 400 to 800.", "The company doubled its workforce to 800."),
+        # Hedged counts in words, shares in words, units and sizes however written.
+        ("TreeOPSD lifts the model by about five points.", "TreeOPSD lifts the model by 4.97 points."),
+        ("Nearly two-thirds of the tasks were completed by the agent.", "The agent completed 64% of the tasks."),
+        ("Kestrel Energy will build a 400 MW solar farm.", "Kestrel Energy will build a 400-megawatt solar farm."),
+        ("The river peaked at 5.4m on Thursday.", "The river peaked at 5.4 metres on Thursday."),
+        ("The 14-billion-parameter ProgAgent passed 30.7% of tasks.", "ProgAgent-14B passed 30.7% of tasks."),
+        ("The 8B Qwen3 model improved 31.85 points.", "Qwen3-8B improved 31.85 points."),
+        # A plain rounding that drops only the last digit; a count of what a claim lists.
+        ("Qwen3-8B improved 31.9 points.", "Qwen3-8B improved 31.85 points."),
+        ("The city has 1.19 million residents.", "The city has 1,187,000 residents."),
+        ("TreeOPSD beat three baselines.", "TreeOPSD outperforms GRPO, GSPO, and fixed-credit tree policy gradients."),
+        (
+            "The baselines did not pass a single LOCA-bench task, while ProgAgent-14B reached a 30.7% pass rate.",
+            "ProgAgent-14B reached a 30.7% pass rate on LOCA-bench, where the baselines scored zero.",
+        ),
+        # Common knowledge and common acronyms are not names a claim must give.
+        ("Water vapour was found 120 light years from Earth.", "Water vapour was found 120 light years away."),
+        ("TreeOPSD lets AI agents learn over long horizons.", "TreeOPSD lets agents learn over long horizons."),
     ],
 )
 def test_roundings_ratios_and_abbreviations_are_backed(text, claim):
@@ -330,6 +527,10 @@ def test_roundings_ratios_and_abbreviations_are_backed(text, claim):
         ("Nearly 40% of sales were online.", "41% of sales were online.", "'40%'"),
         ("More than 200 homes burned.", "190 homes burned.", "'200'"),
         ("Sales rose in 2024.", "Sales in FY2024 rose.", "'2024'"),
+        ("Disclosure rose 6.8 points to 74.3%.", "Disclosure rose from 68.5% to 74.3%.", "'6.8 points'"),
+        ("Qwen3-8B improved 31.8 points.", "Qwen3-8B improved 31.85 points.", "'31.8 points'"),
+        ("The study followed adults for twelve years.", "The study followed adults for ten years.", "'twelve' (years)"),
+        ("The lab trained the 7B model.", "The lab trained Qwen3-8B.", "'7B'"),
     ],
 )
 def test_a_rounding_needs_a_hedge_and_the_right_side(text, claim, reason):
@@ -365,6 +566,31 @@ def test_the_fact_check_set_stays_accurate_with_few_false_alarms():
     assert result.false_alarm_rate <= FACT_CHECK_FALSE_ALARM_CEILING, [case["id"] for case, _ in result.errors]
     for kind in ("date", "quantity"):
         assert result.passed(kind) == 0, [case["id"] for case, _ in result.errors if case["kind"] == kind]
+
+
+# The second hand-written set is tuning data too: floors against getting worse unnoticed, set
+# below what the method scores on it so the set can grow harder.
+FACT_CHECK_2_ACCURACY_FLOOR = 0.85
+FACT_CHECK_2_FALSE_ALARM_CEILING = 0.05
+
+
+def test_the_second_fact_check_set_is_balanced_over_every_kind():
+    cases = load_cases(SETS["fact-check-2"])
+    labels = [case["label"] for case in cases]
+    assert len(cases) >= 200
+    assert labels.count("supported") >= 100
+    assert labels.count("unsupported") >= 100
+    kinds = {case["kind"] for case in cases if case["label"] == "unsupported"}
+    assert kinds >= set(ZERO_PASS_KINDS) | {"entity_swap", "modality", "new_predicate"}
+    assert len({case["id"] for case in cases}) == len(cases)
+
+
+def test_the_second_fact_check_set_stays_accurate_with_few_false_alarms():
+    result = evaluate(load_cases(SETS["fact-check-2"]))
+
+    assert result.accuracy >= FACT_CHECK_2_ACCURACY_FLOOR, [case["id"] for case, _ in result.errors]
+    assert result.false_alarm_rate <= FACT_CHECK_2_FALSE_ALARM_CEILING, [case["id"] for case, _ in result.errors]
+    assert result.passed("quantity") == 0, [case["id"] for case, _ in result.errors if case["kind"] == "quantity"]
 
 
 def test_the_held_out_set_is_big_balanced_and_over_the_issue_kinds():
