@@ -96,8 +96,17 @@ class RunSerializer(serializers.Serializer):
     problems = RunProblemSerializer(many=True, help_text="What failed or could not be decided; empty when passed.")
 
 
+class TextField(serializers.CharField):
+    """Text only: DRF's CharField would take the number 5 as "5"."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class PublishRequestSerializer(serializers.Serializer):
-    override_reason = serializers.CharField(
+    override_reason = TextField(
         required=False,
         allow_blank=True,
         max_length=2000,
@@ -106,11 +115,11 @@ class PublishRequestSerializer(serializers.Serializer):
 
 
 class CorrectionRequestSerializer(serializers.Serializer):
-    text = serializers.CharField(max_length=5000, help_text="The correction, as readers will read it.")
+    text = TextField(max_length=5000, help_text="The correction, as readers will read it.")
 
 
 class RetractRequestSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=280, help_text="Why the story is withdrawn (kept with it).")
+    reason = TextField(max_length=280, help_text="Why the story is withdrawn (kept with it).")
 
 
 class CorrectionSerializer(serializers.Serializer):
