@@ -44,7 +44,7 @@ class _Pairs(list):
 def _duplicate_key(value: Any, path: str = "$") -> tuple[str, str] | None:
     if isinstance(value, _Pairs):
         seen: set[str] = set()
-        for key, item in value:
+        for key, _ in value:
             if key in seen:
                 return _join(path, key), f"the key {key!r} appears twice in one object; a key may appear once"
             seen.add(key)

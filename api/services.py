@@ -61,7 +61,8 @@ def story_submit_document(*, document: Any, user: Any, expected_version: int | N
     desk_id = int(document["id"])
     newsroom = Newsroom.objects.filter(slug=document["newsroom"]).first()
     if not (newsroom is not None and may_write(user, newsroom.pk)) and not (newsroom is None and user.is_superuser):
-        raise NoRole(f"You have no role in the newsroom {document['newsroom']!r}, so you cannot write there", at="newsroom")
+        message = f"You have no role in the newsroom {document['newsroom']!r}, so you cannot write there"
+        raise NoRole(message, at="newsroom")
     actor = actor_for(user)
     with transaction.atomic():
         # The row lock holds until commit: no other write of this story slips in between the

@@ -269,7 +269,8 @@ def submission_body(request: Request, submission: Submission) -> dict[str, Any]:
         done, message = "unchanged", f"Story {story.desk_id} is published with this content already: nothing to do."
     else:
         done = "created" if submission.created else "updated"
-        message = f"Story {story.desk_id} {done} and submitted for checks (run {submission.run.pk}: {submission.run.status})."
+        run = submission.run
+        message = f"Story {story.desk_id} {done} and submitted for checks (run {run.pk}: {run.status})."
     return {
         "done": done,
         "message": message,
@@ -371,7 +372,10 @@ class StoryPublish(TokenView):
         story = story_of(request, id)
         try:
             result = story_publish(
-                story=story, actor=actor_for(request.user), user=request.user, override_reason=data.get("override_reason")
+                story=story,
+                actor=actor_for(request.user),
+                user=request.user,
+                override_reason=data.get("override_reason"),
             )
         except WorkflowError as refusal:
             raise refused(refusal) from None

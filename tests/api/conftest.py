@@ -47,7 +47,7 @@ def token_of(user: Any, **kwargs: Any) -> str:
 
 
 @pytest.fixture
-def people(demo):
+def people(demo):  # noqa: F811 (the fixture, imported above)
     """A chief and an editor of the seeds' newsroom, and a chief of another newsroom, with tokens."""
     from types import SimpleNamespace
 

@@ -123,9 +123,8 @@ def test_a_token_of_one_newsroom_cannot_write_to_another(client, people, django_
 
     assert response.status_code == 403
     assert body(response)["error"] == "permission_denied"
-    assert body(response)["problems"] == [
-        {"at": "newsroom", "message": "You have no role in the newsroom 'artificial-intelligence', so you cannot write there"}
-    ]
+    message = "You have no role in the newsroom 'artificial-intelligence', so you cannot write there"
+    assert body(response)["problems"] == [{"at": "newsroom", "message": message}]
     assert not Story.objects.filter(desk_id=9003).exists()
 
 

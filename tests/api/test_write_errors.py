@@ -83,7 +83,8 @@ def test_a_body_that_is_not_json_is_a_415(client, writer, content_type):
 
 
 def test_a_json_media_type_with_a_charset_is_read(client, writer):
-    response = client.post(STORIES, data=b'{"id": "1", "id": "1"}', content_type="application/json; charset=utf-8", **writer)
+    data = b'{"id": "1", "id": "1"}'
+    response = client.post(STORIES, data=data, content_type="application/json; charset=utf-8", **writer)
 
     assert response.status_code == 400
     assert body(response)["problems"][0]["at"] == "id"
