@@ -88,3 +88,6 @@ def new_document(*, desk_id: str, slug: str, like: str = "agent-training-stack",
 def post_json(client: Client, path: str, value: Any, **headers: Any) -> Any:
     data = value if isinstance(value, bytes | str) else json.dumps(value)
     return client.post(path, data=data, content_type=headers.pop("content_type", "application/json"), **headers)
+
+
+from tests.ops.test_serve import serve_database  # noqa: E402, F401  (a PostgreSQL database of its own)
