@@ -279,3 +279,11 @@ def test_otherwise_a_passing_submission_waits_for_a_chief(client, people, django
     assert Story.objects.get(desk_id=9008).status == Story.Status.VERIFIED
     assert not PublishedVersion.objects.filter(desk_id=9008).exists()
     assert client.get("/api/v1/stories/9008/").status_code == 404
+
+
+def test_a_run_costs_a_fixed_number_of_queries(client, people, django_assert_num_queries):
+    run = VerificationRun.objects.filter(story__desk_id=81).first()
+
+    # The token and its user, the user's newsrooms, the run with its story.
+    with django_assert_num_queries(3):
+        assert client.get(f"/api/v1/runs/{run.pk}/", **people.editor).status_code == 200
