@@ -22,8 +22,9 @@ def test_a_user_sees_the_webhooks_and_deliveries_of_their_newsrooms_only(client,
     log = client.get("/admin/webhooks/webhookdelivery/").content.decode()
     delivery = WebhookDelivery.objects.get(webhook=mine)
 
-    assert "/theirs" in hooks and "/mine" not in hooks
-    assert log.count("story.published") >= 1
+    assert "/theirs" in hooks
+    assert "/mine" not in hooks
+    assert "1 webhook delivery" in log
     assert client.get(f"/admin/webhooks/webhook/{mine.pk}/change/").status_code == 302  # not theirs to see
     assert client.get(f"/admin/webhooks/webhookdelivery/{delivery.pk}/change/").status_code == 302
     mine_for_them = WebhookDelivery.objects.get(webhook=theirs)
