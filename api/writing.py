@@ -198,6 +198,7 @@ WRITE_ERRORS = {
     403: "The token's user has no role (or not the role) this needs in the story's newsroom.",
     404: "No story (or run) with this id in a newsroom where the token's user has a role.",
     405: "Only POST here.",
+    406: "Only application/json is offered.",
     409: "The story is not in a state that allows this, or If-Match names an older edit version.",
     413: "The body is over the size limit.",
     415: "Only application/json bodies.",
@@ -206,7 +207,8 @@ WRITE_ERRORS = {
 
 
 def write_errors(*codes: int) -> dict[int, OpenApiResponse]:
-    return {code: OpenApiResponse(ErrorSerializer, description=WRITE_ERRORS[code]) for code in codes}
+    # Any request may meet these: a client that accepts no JSON, the throttle.
+    return {code: OpenApiResponse(ErrorSerializer, description=WRITE_ERRORS[code]) for code in (*codes, 406, 429)}
 
 
 # --- Submitting --------------------------------------------------------------------------------

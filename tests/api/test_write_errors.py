@@ -112,3 +112,11 @@ def test_a_malformed_token_rate_stops_the_site_from_starting():
 
     assert result.returncode != 0
     assert "API_TOKEN_RATE must look like 120/minute" in result.stderr
+
+
+def test_without_the_cache_requests_are_answered_unthrottled(client, writer, settings):
+    # A Redis nobody listens on: the throttle cannot count, and lets the request through.
+    settings.CACHES = {"default": {"BACKEND": "newsroom.cache.RedisCache", "LOCATION": "redis://127.0.0.1:9/0"}}
+
+    assert post_json(client, STORIES, [], **writer).status_code == 400
+    assert client.get("/api/v1/newsrooms/").status_code == 200
