@@ -12,12 +12,14 @@ the user has none is not found, and writing there is forbidden.
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -236,6 +238,9 @@ def expected_version(request: Request) -> int | None:
     return int(match.group(1))
 
 
+# The reference story, as the example of a request body in the docs (and for Schemathesis).
+SEED_EXAMPLE = Path(__file__).resolve().parent.parent / "stories" / "fixtures" / "seeds" / "agent-training-stack.json"
+
 SUBMIT_SCHEMA = extend_schema(
     summary="Submit a story: create it, or update its working copy",
     description=(
@@ -246,6 +251,14 @@ SUBMIT_SCHEMA = extend_schema(
         "story is published with exactly this content (nothing to check)."
     ),
     request=OpenApiTypes.OBJECT,
+    examples=[
+        OpenApiExample(
+            "A desk/1 story",
+            value=json.loads(SEED_EXAMPLE.read_text()),
+            request_only=True,
+            description="The reference story agent-training-stack (id 81).",
+        )
+    ],
     parameters=[IF_MATCH_PARAMETER],
     responses={202: SubmissionSerializer, 200: SubmissionSerializer, **write_errors(400, 401, 403, 409, 413, 415, 429)},
 )
