@@ -37,7 +37,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) db.sqlite3 db.sqlite3-* staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts
+	rm -rf $(VENV) .venv-ci .schemathesis db.sqlite3 db.sqlite3-* staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts
 
 # As in production: gunicorn, a Celery worker and Celery beat (the Procfile, run by honcho)
 # against the PostgreSQL and Redis of DATABASE_URL and REDIS_URL, after migrate and collectstatic.

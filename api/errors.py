@@ -23,15 +23,34 @@ class Gone(exceptions.APIException):
     default_code = "withdrawn"
 
 
+class Conflict(exceptions.APIException):
+    """The request cannot be done in the resource's current state (a stale version, a story
+    that cannot be published yet); ``problems`` may point at the input."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The request conflicts with the resource's current state."
+    default_code = "conflict"
+
+    def __init__(self, message: str, *, code: str = "conflict", problems: list[dict[str, str]] | None = None):
+        super().__init__(message, code=code)
+        self.problems = problems or []
+
+
 class ProblemSerializer(serializers.Serializer):
-    at = serializers.CharField(help_text="The field or query parameter the problem is in.")
+    at = serializers.CharField(
+        help_text="Where the problem is: a query parameter, a field, or a desk/1 path such as key_facts[2].text "
+        "($ for the whole body)."
+    )
     message = serializers.CharField()
 
 
 class ErrorSerializer(serializers.Serializer):
     """The body of every error response."""
 
-    error = serializers.CharField(help_text="A stable code: invalid, not_found, withdrawn, throttled, ...")
+    error = serializers.CharField(
+        help_text="A stable code: invalid, malformed, not_authenticated, permission_denied, not_found, "
+        "method_not_allowed, stale_version, conflict, withdrawn, too_large, unsupported_media_type, throttled, ..."
+    )
     message = serializers.CharField(help_text="What went wrong, for a person.")
     problems = ProblemSerializer(many=True, help_text="The input that was wrong; empty when none was.")
 
@@ -53,7 +72,8 @@ def problems_of(detail: Any, at: str = "") -> list[dict[str, str]]:
 
 def error_body(exc: exceptions.APIException) -> dict[str, Any]:
     if isinstance(exc, exceptions.ValidationError):
-        problems = problems_of(exc.detail)
+        # A service's refusal brings its problems at desk/1 paths; a serializer's, its detail.
+        problems = getattr(exc, "problems", None) or problems_of(exc.detail)
         count = len(problems)
         return {
             "error": "invalid",
@@ -61,7 +81,8 @@ def error_body(exc: exceptions.APIException) -> dict[str, Any]:
             "problems": problems,
         }
     code = exc.detail.code if isinstance(exc.detail, exceptions.ErrorDetail) else exc.default_code
-    return {"error": code or exc.default_code, "message": str(exc.detail), "problems": []}
+    problems = getattr(exc, "problems", None) or []
+    return {"error": code or exc.default_code, "message": str(exc.detail), "problems": problems}
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

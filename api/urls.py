@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from . import views
+from . import views, writing
 
 urlpatterns = [
     path("newsrooms/", views.NewsroomList.as_view(), name="api-newsroom-list"),
@@ -12,6 +12,10 @@ urlpatterns = [
     path("editions/<str:id>/", views.EditionDetail.as_view(), name="api-edition-detail"),
     path("stories/", views.StoryList.as_view(), name="api-story-list"),
     path("stories/<str:id>/", views.StoryDetail.as_view(), name="api-story-detail"),
+    path("stories/<str:id>/publish/", writing.StoryPublish.as_view(), name="api-story-publish"),
+    path("stories/<str:id>/corrections/", writing.StoryCorrections.as_view(), name="api-story-corrections"),
+    path("stories/<str:id>/retract/", writing.StoryRetract.as_view(), name="api-story-retract"),
+    path("runs/<int:id>/", writing.RunDetail.as_view(), name="api-run-detail"),
     path("manifests/", views.ManifestList.as_view(), name="api-manifest-list"),
     path("manifests/<str:manifest_id>/", views.ManifestDetail.as_view(), name="api-manifest-detail"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -15,7 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics
 from rest_framework.exceptions import NotFound
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
@@ -25,7 +25,8 @@ from newsroom.models import Beat, Newsroom
 from stories.models import LiveCitation, PublishedVersion
 from stories.stored import Stored, stored_by_id
 
-from . import listcache, serializers
+from . import listcache, serializers, writing
+from .authentication import BearerTokenAuthentication
 from .conditional import ConditionalMixin, stories_changed_at
 from .errors import ErrorSerializer, Gone
 from .filters import BeatFilter, StoryFilter
@@ -162,10 +163,32 @@ class ManifestDetail(ReadView, generics.RetrieveAPIView):
 
 
 @read("Live stories, newest first", serializers.StorySummarySerializer, 400, many=True, last_modified=True)
+@extend_schema_view(post=writing.SUBMIT_SCHEMA)
 class StoryList(ReadView, generics.ListAPIView):
+    """GET: anonymous, live stories only. POST: a writer's submission, with a token."""
+
     serializer_class = serializers.StorySummarySerializer
     filterset_class = StoryFilter
     cursor_ordering = ("-published_at", "-desk_id")
+
+    def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
+        self._incoming_method = request.method
+        return super().initialize_request(request, *args, **kwargs)
+
+    def _writing(self) -> bool:
+        # The schema generator hands the view a mock request instead of initialising one.
+        request = getattr(self, "request", None)
+        return (request.method if request is not None else getattr(self, "_incoming_method", "GET")) == "POST"
+
+    def get_authenticators(self) -> list[Any]:
+        # Only a submission looks at credentials: reads stay anonymous whatever a client sends.
+        return [BearerTokenAuthentication()] if self._writing() else []
+
+    def get_permissions(self) -> list[Any]:
+        return [IsAuthenticated()] if self._writing() else [AllowAny()]
+
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+        return writing.submit(request)
 
     def get_queryset(self) -> Any:
         return PublishedVersion.objects.live().values(*serializers.StorySummarySerializer.source_fields)

@@ -48,6 +48,13 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
 
 
+def envrate(name: str, default: str) -> str:
+    value = os.getenv(name, default)
+    if not re.fullmatch(r"[1-9]\d*/(s|sec|second|m|min|minute|h|hour|d|day)", value):
+        raise ImproperlyConfigured(f"{name} must look like 120/minute (per s, m, h or d), not {value!r}")
+    return value
+
+
 MODE = os.getenv("DJANGO_MODE", "development")
 if MODE not in {"development", "production"}:
     raise ImproperlyConfigured(f"DJANGO_MODE must be development or production, not {MODE!r}")
@@ -82,7 +89,7 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "django.contrib.sitemaps",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "newsroom",
@@ -92,6 +99,7 @@ INSTALLED_APPS = [
     "verification",
     "public",
     "api",
+    "webhooks",
     "axes",
     "newsroom.ops",
 ]
@@ -211,13 +219,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_TIMEZONE = "UTC"
 # Each kind of work on its own queue, so a slow provider never holds up the checks' workers:
-# run workers with -Q verification,manifests (or one pool per queue).
+# run workers with -Q verification,manifests,webhooks (or one pool per queue).
 CELERY_TASK_ROUTES = {
     "verification.tasks.refresh_live_versions_task": {"queue": "verification"},
     "verification.tasks.verify_story_task": {"queue": "verification"},
     "verification.tasks.requeue_pending_runs": {"queue": "verification"},
     "verification.tasks.publish_scheduled_task": {"queue": "verification"},
     "verification.tasks.fetch_manifests_task": {"queue": "manifests"},
+    "webhooks.tasks.deliver_webhook_task": {"queue": "webhooks"},
 }
 # Time limits in seconds: the soft one raises inside the task, the hard one kills its process.
 # A verify task may fetch every cited manifest from the provider (timeouts and retries included).
@@ -233,6 +242,9 @@ SCHEDULE_TASK_SOFT_TIME_LIMIT = envint("SCHEDULE_TASK_SOFT_TIME_LIMIT", "120")
 SCHEDULE_TASK_TIME_LIMIT = envint("SCHEDULE_TASK_TIME_LIMIT", "150")
 SWEEP_TASK_SOFT_TIME_LIMIT = envint("SWEEP_TASK_SOFT_TIME_LIMIT", "50")
 SWEEP_TASK_TIME_LIMIT = envint("SWEEP_TASK_TIME_LIMIT", "60")
+# One webhook delivery: one HTTP request of at most WEBHOOK_TIMEOUT_SECONDS.
+WEBHOOK_TASK_SOFT_TIME_LIMIT = envint("WEBHOOK_TASK_SOFT_TIME_LIMIT", "50")
+WEBHOOK_TASK_TIME_LIMIT = envint("WEBHOOK_TASK_TIME_LIMIT", "60")
 # The beat sweep (verification.tasks.requeue_pending_runs) queues again a run left pending this
 # long (e.g. submitted while the broker was down), and one left running past its lease (its
 # worker died); after VERIFY_RUN_MAX_ATTEMPTS claims a run is given up as "unknown".
@@ -321,36 +333,64 @@ STORAGES = {
 }
 
 # The API (api/). Anonymous clients are throttled by address (as TRUSTED_PROXY_COUNT finds it),
-# counted in the default cache: API_ANON_RATE requests per second, minute, hour or day.
-API_ANON_RATE = os.getenv("API_ANON_RATE", "120/minute")
-if not re.fullmatch(r"[1-9]\d*/(s|sec|second|m|min|minute|h|hour|d|day)", API_ANON_RATE):
-    raise ImproperlyConfigured(f"API_ANON_RATE must look like 120/minute (per s, m, h or d), not {API_ANON_RATE!r}")
+# token holders by token; both counted in the default cache (Redis in production):
+# API_ANON_RATE and API_TOKEN_RATE requests per second, minute, hour or day.
+API_ANON_RATE = envrate("API_ANON_RATE", "120/minute")
+API_TOKEN_RATE = envrate("API_TOKEN_RATE", "600/minute")
+# The largest request body the API reads (a desk/1 document and a little room); more is a 413.
+API_MAX_BODY_BYTES = envint("API_MAX_BODY_BYTES", str(5 * 1024 * 1024 + 64 * 1024))
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
-    ],
+    # Tokens only: the API never reads the admin's session cookie, so no request of it can be
+    # forged from a page an editor has open (no CSRF to get wrong).
+    "DEFAULT_AUTHENTICATION_CLASSES": ["api.authentication.BearerTokenAuthentication"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Cursor",
     "PAGE_SIZE": 20,
     # JSON only: the docs pages (Swagger UI, Redoc) are the human view of the API.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.AnonRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"anon": API_ANON_RATE},
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.AnonRateThrottle", "api.throttling.TokenRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"anon": API_ANON_RATE, "token": API_TOKEN_RATE},
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
+# API tokens (django-rest-knox): only a SHA-512 digest of each token is stored. A token expires
+# API_TOKEN_TTL_DAYS after it is made (0: never), unless made with its own expiry.
+API_TOKEN_TTL_DAYS = envint("API_TOKEN_TTL_DAYS", "90")
+REST_KNOX = {
+    "AUTH_HEADER_PREFIX": "Bearer",
+    "TOKEN_TTL": timedelta(days=API_TOKEN_TTL_DAYS) if API_TOKEN_TTL_DAYS else None,
+    "AUTO_REFRESH": False,
+}
+# Webhooks (webhooks/): a delivery is tried WEBHOOK_MAX_RETRIES more times after a failure, with
+# exponential backoff from WEBHOOK_RETRY_BACKOFF_SECONDS up to WEBHOOK_RETRY_BACKOFF_MAX_SECONDS.
+# WEBHOOKS_ALLOW_LOOPBACK lets tests register http:// URLs on 127.0.0.1; never in production.
+WEBHOOK_TIMEOUT_SECONDS = envint("WEBHOOK_TIMEOUT_SECONDS", "10")
+WEBHOOK_MAX_RETRIES = envint("WEBHOOK_MAX_RETRIES", "8")
+WEBHOOK_RETRY_BACKOFF_SECONDS = envint("WEBHOOK_RETRY_BACKOFF_SECONDS", "30")
+WEBHOOK_RETRY_BACKOFF_MAX_SECONDS = envint("WEBHOOK_RETRY_BACKOFF_MAX_SECONDS", "3600")
+WEBHOOKS_ALLOW_LOOPBACK = envbool("WEBHOOKS_ALLOW_LOOPBACK", "false")
+if PRODUCTION and WEBHOOKS_ALLOW_LOOPBACK:
+    raise ImproperlyConfigured("WEBHOOKS_ALLOW_LOOPBACK is for tests: it lets webhooks reach this machine")
 SPECTACULAR_SETTINGS = {
     "TITLE": "Newsroom CMS API",
     "DESCRIPTION": (
-        "Provenance-checked stories in the hangingcontext.desk/1 format: published content only, "
-        "read anonymously. Every error has one shape: "
-        '{"error": code, "message": text, "problems": [{"at": parameter, "message": text}]}.'
+        "Provenance-checked stories in the hangingcontext.desk/1 format. Reading is anonymous and "
+        "shows published content only. Writing (submitting desk/1 documents, reading their "
+        "verification runs, publishing, correcting, retracting) needs a token: "
+        "Authorization: Bearer <token>, from manage.py create_api_token; it acts with its user's "
+        "roles in each newsroom. Every error has one shape: "
+        '{"error": code, "message": text, "problems": [{"at": parameter or desk/1 path, "message": text}]}.'
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "ENUM_NAME_OVERRIDES": {
+        "StoryStatusEnum": "stories.models.Story.Status",
+        "RunStatusEnum": "verification.models.VerificationRun.Status",
+        "CheckStatusEnum": "verification.models.CheckStatus",
+    },
 }
 
 # The trust level suggested for a story, first matching rule wins; an editor may override it.

@@ -31,3 +31,63 @@ def generous_throttle(settings):
     """Tests make many requests from one address; the throttle's own tests lower the rate."""
     rest = dict(settings.REST_FRAMEWORK)
     settings.REST_FRAMEWORK = rest | {"DEFAULT_THROTTLE_RATES": {"anon": "100000/minute"}}
+
+
+# --- The write API: users with roles, and their tokens -----------------------------------------
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+
+
+def token_of(user: Any, **kwargs: Any) -> str:
+    from knox.models import AuthToken
+
+    return AuthToken.objects.create(user=user, **kwargs)[1]
+
+
+@pytest.fixture
+def people(demo):  # noqa: F811 (the fixture, imported above)
+    """A chief and an editor of the seeds' newsroom, and a chief of another newsroom, with tokens."""
+    from types import SimpleNamespace
+
+    from django.contrib.auth import get_user_model
+
+    from newsroom.models import Newsroom, Role
+    from newsroom.roles import grant_role
+    from tests.factories import NewsroomFactory
+
+    ai = Newsroom.objects.get(slug="artificial-intelligence")
+    other = NewsroomFactory(slug="other-desk", title="Other desk")
+    users = get_user_model().objects
+    chief = users.create_user("chief", password="x-unused-password")
+    editor = users.create_user("editor", password="x-unused-password")
+    outsider = users.create_user("outsider", password="x-unused-password")
+    grant_role(user=chief, newsroom=ai, role=Role.CHIEF)
+    grant_role(user=editor, newsroom=ai, role=Role.EDITOR)
+    grant_role(user=outsider, newsroom=other, role=Role.CHIEF)
+    return SimpleNamespace(
+        ai=ai,
+        other=other,
+        chief=bearer(token_of(chief)),
+        editor=bearer(token_of(editor)),
+        outsider=bearer(token_of(outsider)),
+    )
+
+
+def new_document(*, desk_id: str, slug: str, like: str = "agent-training-stack", **changes: Any) -> dict[str, Any]:
+    """A seed made into another story: its own id and slug (and derived addresses left out)."""
+    from tests.site.conftest import seed
+
+    document = seed(like) | {"id": desk_id, "slug": slug} | changes
+    for derived in ("url", "links"):
+        document.pop(derived, None)
+    return document
+
+
+def post_json(client: Client, path: str, value: Any, **headers: Any) -> Any:
+    data = value if isinstance(value, bytes | str) else json.dumps(value)
+    return client.post(path, data=data, content_type=headers.pop("content_type", "application/json"), **headers)
+
+
+from tests.ops.test_serve import serve_database  # noqa: E402, F401  (a PostgreSQL database of its own)

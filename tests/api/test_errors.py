@@ -29,8 +29,14 @@ def test_a_missing_trailing_slash_is_pointed_out(client, db):
     assert body(response)["message"] == "There is no API endpoint at /api/v1/stories. Did you mean /api/v1/stories/ ?"
 
 
-@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
-@pytest.mark.parametrize("path", ["/api/v1/stories/", f"/api/v1/stories/{TRAINING_ID}/", "/api/v1/newsrooms/"])
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        *((method, "/api/v1/stories/") for method in ("put", "patch", "delete")),
+        *((method, f"/api/v1/stories/{TRAINING_ID}/") for method in ("post", "put", "patch", "delete")),
+        *((method, "/api/v1/newsrooms/") for method in ("post", "put", "patch", "delete")),
+    ],
+)
 def test_writing_is_refused_with_405_and_the_allowed_methods(client, demo, method, path):
     response = getattr(client, method)(path, data={}, content_type="application/json")
 

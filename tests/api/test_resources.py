@@ -126,7 +126,7 @@ def test_the_schema_is_openapi_3_and_documents_every_endpoint(client, db):
     schema = yaml.safe_load(response.content)
     assert response.status_code == 200
     assert schema["openapi"].startswith("3.")
-    assert set(schema["paths"]) == {
+    reads = {
         "/api/v1/newsrooms/",
         "/api/v1/newsrooms/{slug}/",
         "/api/v1/beats/",
@@ -138,16 +138,35 @@ def test_the_schema_is_openapi_3_and_documents_every_endpoint(client, db):
         "/api/v1/manifests/",
         "/api/v1/manifests/{manifest_id}/",
     }
-    for path, operations in schema["paths"].items():
-        assert set(operations) == {"get"}, path
+    actions = {"/api/v1/stories/{id}/publish/", "/api/v1/stories/{id}/corrections/", "/api/v1/stories/{id}/retract/"}
+    assert set(schema["paths"]) == reads | actions | {"/api/v1/runs/{id}/"}
+    for path in reads:
+        operations = schema["paths"][path]
+        assert set(operations) == ({"get", "post"} if path == "/api/v1/stories/" else {"get"}), path
         responses = operations["get"]["responses"]
         assert {"200", "304", "406", "412", "429"} <= set(responses), path
         assert {"400", "404"} & set(responses), path
-        for code, response_schema in responses.items():
-            if code.startswith("4"):
-                assert response_schema["content"]["application/json"]["schema"] == {
-                    "$ref": "#/components/schemas/Error"
-                }, (path, code)
+        assert "security" not in operations["get"] or operations["get"]["security"] == [{}], path
+    writes = [("/api/v1/stories/", "post"), ("/api/v1/runs/{id}/", "get")] + [(path, "post") for path in actions]
+    for path, method in writes:
+        operation = schema["paths"][path][method]
+        assert operation["security"] == [{"bearerToken": []}], path
+        assert {"401", "406", "429"} <= set(operation["responses"]), path
+    submit = schema["paths"]["/api/v1/stories/"]["post"]
+    assert {"200", "202", "400", "401", "403", "409", "413", "415", "429"} <= set(submit["responses"])
+    assert "If-Match" in {parameter["name"] for parameter in submit["parameters"]}
+    assert schema["components"]["securitySchemes"]["bearerToken"] == {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A token from `manage.py create_api_token USERNAME` or the admin.",
+    }
+    for operations in schema["paths"].values():
+        for path_operation in operations.values():
+            for code, response_schema in path_operation["responses"].items():
+                if code.startswith("4"):
+                    assert response_schema["content"]["application/json"]["schema"] == {
+                        "$ref": "#/components/schemas/Error"
+                    }, code
     assert set(schema["components"]["schemas"]["Error"]["properties"]) == {"error", "message", "problems"}
     story_list = schema["paths"]["/api/v1/stories/"]["get"]
     assert {"newsroom", "beat", "edition", "trust", "published_after", "published_before", "cites", "q"} <= {

@@ -1,0 +1,125 @@
+"""The one way the API reads a request body: strict JSON within a size limit.
+
+Refused, each with the JSON path where it is (``$`` for the whole body): more than
+``API_MAX_BODY_BYTES`` (413), bytes that are not UTF-8, half a UTF-16 surrogate pair, a key
+twice in one object, NaN or Infinity, the NUL character in a string, and anything not JSON
+(400). The same rules as every other reader of desk/1 JSON (``newsroom.jsonfiles``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from django.conf import settings
+from rest_framework import exceptions, status
+from rest_framework.parsers import BaseParser
+
+from newsroom.jsonfiles import JsonInputError, parse_json
+
+
+class MalformedBody(exceptions.ParseError):
+    """A body that is not strict JSON; ``problems`` say where."""
+
+    default_code = "malformed"
+
+    def __init__(self, at: str, message: str):
+        super().__init__(f"The request body is not acceptable JSON: {message}")
+        self.problems = [{"at": at, "message": message}]
+
+
+class BodyTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+
+    def __init__(self, limit: int):
+        super().__init__(f"The request body is over {limit:,} bytes, the limit.")
+
+
+class _Pairs(list):
+    """An object's key-value pairs as written, duplicates kept (for finding one)."""
+
+
+def _duplicate_key(value: Any, path: str = "$") -> tuple[str, str] | None:
+    if isinstance(value, _Pairs):
+        seen: set[str] = set()
+        for key, _ in value:
+            if key in seen:
+                return _join(path, key), f"the key {key!r} appears twice in one object; a key may appear once"
+            seen.add(key)
+        for key, item in value:
+            found = _duplicate_key(item, _join(path, key))
+            if found:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _duplicate_key(item, f"{'' if path == '$' else path}[{index}]")
+            if found:
+                return found
+    return None
+
+
+def _join(path: str, key: str) -> str:
+    return key if path == "$" else f"{path}.{key}"
+
+
+def _nul_characters(value: Any, path: str = "$") -> Iterator[str]:
+    if isinstance(value, str):
+        if "\x00" in value:
+            yield path
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if "\x00" in key:
+                yield _join(path, key.replace("\x00", "\\u0000"))
+            yield from _nul_characters(item, _join(path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _nul_characters(item, f"{'' if path == '$' else path}[{index}]")
+
+
+def read_body(stream: Any, content_length: int | None) -> bytes:
+    """At most the limit of the body, or BodyTooLarge (before reading, when the length says so)."""
+    limit = settings.API_MAX_BODY_BYTES
+    if content_length is not None and content_length > limit:
+        raise BodyTooLarge(limit)
+    data = stream.read(limit + 1) if stream is not None else b""
+    if len(data) > limit:
+        raise BodyTooLarge(limit)
+    return data
+
+
+def parse_strict(data: bytes) -> Any:
+    """One strict JSON value, or MalformedBody naming where it is not."""
+    if not data.strip():
+        raise MalformedBody("$", "the body is empty; send a JSON value")
+    try:
+        value = parse_json(data, limit=len(data))
+    except JsonInputError as error:
+        message = str(error)
+        if error.at != "$":
+            message = message.removeprefix(f"{error.at}: ")
+        elif "appears twice" in message:
+            # The hook that refuses duplicates cannot know where it is: look again, keeping pairs.
+            found = _duplicate_key(json.loads(data, object_pairs_hook=_Pairs))
+            if found:
+                raise MalformedBody(*found) from None
+        raise MalformedBody(error.at, message) from None
+    if b"\\u0000" in data:  # the only way JSON can carry U+0000
+        for at in _nul_characters(value):
+            raise MalformedBody(at, "must not contain the NUL character (U+0000)")
+    return value
+
+
+class StrictJSONParser(BaseParser):
+    media_type = "application/json"
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: dict | None = None) -> Any:
+        request = (parser_context or {}).get("request")
+        length = None
+        if request is not None:
+            try:
+                length = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                length = None
+        return parse_strict(read_body(stream, length))

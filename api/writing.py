@@ -1,0 +1,452 @@
+"""The write half of the API: writer agents and editors, with a bearer token.
+
+- ``POST /api/v1/stories/`` (``StoryList.post``): a desk/1 document into its story's working
+  copy, submitted for the checks; ``202`` with the story and its run.
+- ``GET /api/v1/runs/{id}/``: a verification run, its state and problems.
+- ``POST /api/v1/stories/{id}/publish/``, ``corrections/``, ``retract/``: for chiefs, the same
+  workflow functions admin calls.
+
+A token acts as its user with the user's roles (``newsroom.roles``): a story of a newsroom where
+the user has none is not found, and writing there is forbidden.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from stories.desk import DeskError
+from stories.models import Story
+from stories.services import StaleVersion, WorkflowError, WorkflowPermissionDenied
+from verification.models import CheckStatus, VerificationRun
+from verification.workflow import story_add_correction, story_publish, story_retract
+
+from .authentication import BearerTokenAuthentication
+from .errors import Conflict, ErrorSerializer
+from .services import NoRole, Submission, UnknownStory, actor_for, story_submit_document
+
+MAX_DESK_ID = 2**63 - 1
+
+
+# --- What the write endpoints answer -----------------------------------------------------------
+
+
+class StoryStateSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="The desk/1 story id.")
+    status = serializers.ChoiceField(choices=Story.Status.choices, help_text="The working copy's state.")
+    edit_version = serializers.IntegerField(
+        help_text='Counts changes of the written content: send it back as If-Match: "<edit_version>" to update.'
+    )
+    published = serializers.BooleanField(help_text="Whether readers get a live version now.")
+    unpublished_changes = serializers.BooleanField(help_text="The working copy holds content readers do not get.")
+    url = serializers.URLField(help_text="The story in the read API: 404 until published, 410 once retracted.")
+    page = serializers.URLField(allow_null=True, help_text="The story's page, once published.")
+
+
+class RunRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=VerificationRun.Status.choices)
+    url = serializers.URLField(help_text="Poll it until finished is true.")
+
+
+class SubmissionSerializer(serializers.Serializer):
+    done = serializers.ChoiceField(
+        choices=["created", "updated", "unchanged"],
+        help_text="unchanged: the story is published with this very content; nothing was checked again.",
+    )
+    message = serializers.CharField()
+    story = StoryStateSerializer()
+    run = RunRefSerializer(allow_null=True, help_text="The verification run deciding this content.")
+
+
+class RunProblemSerializer(serializers.Serializer):
+    check = serializers.CharField(help_text="The check that found it.")
+    status = serializers.ChoiceField(choices=CheckStatus.choices, help_text="fail or unknown.")
+    at = serializers.CharField(help_text="A desk/1 path: key_facts[0].cites[1], sections[2].paragraphs[0] ...")
+    message = serializers.CharField()
+
+
+class RunCheckSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=CheckStatus.choices)
+
+
+class RunSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.URLField()
+    story = serializers.CharField(help_text="The desk/1 story id.")
+    story_url = serializers.URLField()
+    status = serializers.ChoiceField(choices=VerificationRun.Status.choices)
+    finished = serializers.BooleanField()
+    current = serializers.BooleanField(help_text="Whether the run checked the story's content as it is now.")
+    queued_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    overridden = serializers.BooleanField(help_text="A chief published the story through it with a reason.")
+    checks = RunCheckSerializer(many=True)
+    problems = RunProblemSerializer(many=True, help_text="What failed or could not be decided; empty when passed.")
+
+
+class TextField(serializers.CharField):
+    """Text only: DRF's CharField would take the number 5 as "5"."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class PublishRequestSerializer(serializers.Serializer):
+    override_reason = TextField(
+        required=False,
+        allow_blank=True,
+        max_length=2000,
+        help_text="Publish through checks that did not pass: why (recorded on the run and shown in admin).",
+    )
+
+
+class CorrectionRequestSerializer(serializers.Serializer):
+    text = TextField(max_length=5000, help_text="The correction, as readers will read it.")
+
+
+class RetractRequestSerializer(serializers.Serializer):
+    reason = TextField(max_length=280, help_text="Why the story is withdrawn (kept with it).")
+
+
+class CorrectionSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    published_at = serializers.DateTimeField()
+    text = serializers.CharField()
+
+
+class ActionSerializer(serializers.Serializer):
+    done = serializers.ChoiceField(
+        choices=["published", "corrected", "retracted", "nothing"],
+        help_text="What was done; nothing when the story already was so.",
+    )
+    message = serializers.CharField(help_text='What happened, e.g. "Already published: nothing to do."')
+    story = StoryStateSerializer()
+    correction = CorrectionSerializer(required=False, help_text="The correction added (corrections only).")
+    overridden = serializers.BooleanField(required=False, help_text="Published overriding its checks (publish only).")
+
+
+def absolute(request: Request, name: str, **kwargs: Any) -> str:
+    return request.build_absolute_uri(reverse(name, kwargs=kwargs))
+
+
+def story_state(request: Request, story: Story) -> dict[str, Any]:
+    story = Story.objects.select_related("live_version").get(pk=story.pk)
+    live = story.live_version_or_none
+    return {
+        "id": str(story.desk_id),
+        "status": story.status,
+        "edit_version": story.edit_version,
+        "published": story.is_public,
+        "unpublished_changes": story.has_unpublished_changes,
+        "url": absolute(request, "api-story-detail", id=str(story.desk_id)),
+        "page": live.absolute_url() if live is not None and story.is_public else None,
+    }
+
+
+def run_ref(request: Request, run: VerificationRun | None) -> dict[str, Any] | None:
+    if run is None:
+        return None
+    return {"id": run.pk, "status": run.status, "url": absolute(request, "api-run-detail", id=run.pk)}
+
+
+# --- Errors the write endpoints share -------------------------------------------------------
+
+
+def _desk_problems(error: DeskError) -> list[dict[str, str]]:
+    return [{"at": problem.at, "message": problem.message} for problem in error.problems]
+
+
+def refused(error: Exception) -> exceptions.APIException:
+    """A service's refusal as the API's error."""
+    if isinstance(error, DeskError):
+        invalid = exceptions.ValidationError()
+        invalid.detail = {}
+        invalid.problems = _desk_problems(error)  # type: ignore[attr-defined]
+        return invalid
+    if isinstance(error, NoRole):
+        denied = exceptions.PermissionDenied(error.message)
+        denied.problems = [{"at": error.at, "message": error.message}]  # type: ignore[attr-defined]
+        return denied
+    if isinstance(error, WorkflowPermissionDenied):
+        return exceptions.PermissionDenied(error.message)
+    if isinstance(error, StaleVersion):
+        return Conflict(error.message, code="stale_version", problems=[{"at": "If-Match", "message": error.message}])
+    if isinstance(error, UnknownStory):
+        return Conflict(str(error), code="stale_version", problems=[{"at": "If-Match", "message": str(error)}])
+    if isinstance(error, WorkflowError):
+        return Conflict(error.message)
+    raise error
+
+
+WRITE_ERRORS = {
+    400: "The body is not strict JSON, or not acceptable: problems name each place.",
+    401: "No token, or a token that is unknown, revoked or expired.",
+    403: "The token's user has no role (or not the role) this needs in the story's newsroom.",
+    404: "No story (or run) with this id in a newsroom where the token's user has a role.",
+    405: "Only POST here.",
+    406: "Only application/json is offered.",
+    409: "The story is not in a state that allows this, or If-Match names an older edit version.",
+    413: "The body is over the size limit.",
+    415: "Only application/json bodies.",
+    429: "Too many requests with this token: see Retry-After.",
+}
+
+
+def write_errors(*codes: int) -> dict[int, OpenApiResponse]:
+    # Any request may meet these: a client that accepts no JSON, the throttle.
+    return {code: OpenApiResponse(ErrorSerializer, description=WRITE_ERRORS[code]) for code in (*codes, 406, 429)}
+
+
+# --- Submitting --------------------------------------------------------------------------------
+
+IF_MATCH = re.compile(r'\s*(?:W/)?"?(\d{1,9})"?\s*')
+IF_MATCH_PARAMETER = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description=(
+        'The edit version the document was based on, e.g. "3" (the story\'s edit_version). When given, '
+        "the update is refused with 409 if the story has changed since; without it, the document "
+        "replaces the working copy whatever it holds."
+    ),
+)
+
+
+def expected_version(request: Request) -> int | None:
+    value = request.headers.get("If-Match")
+    if value is None:
+        return None
+    match = IF_MATCH.fullmatch(value)
+    if match is None:
+        raise exceptions.ValidationError({"If-Match": [f'Must be an edit version in quotes, like "3", not {value!r}.']})
+    return int(match.group(1))
+
+
+# The reference story, as the example of a request body in the docs (and for Schemathesis).
+SEED_EXAMPLE = Path(__file__).resolve().parent.parent / "stories" / "fixtures" / "seeds" / "agent-training-stack.json"
+
+SUBMIT_SCHEMA = extend_schema(
+    summary="Submit a story: create it, or update its working copy",
+    description=(
+        "The body is a hangingcontext.desk/1 document (see desk-1.schema.json). Its story (by id) is "
+        "created, or its working copy replaced, and submitted for the checks; a newsroom that publishes "
+        "automatically publishes it when they pass. Needs a role in the document's newsroom (and, for an "
+        "existing story, in its newsroom). Answers 202 with the story and the run to poll; 200 when the "
+        "story is published with exactly this content (nothing to check)."
+    ),
+    request=OpenApiTypes.OBJECT,
+    examples=[
+        OpenApiExample(
+            "A desk/1 story",
+            value=json.loads(SEED_EXAMPLE.read_text()),
+            request_only=True,
+            description="The reference story agent-training-stack (id 81).",
+        )
+    ],
+    parameters=[IF_MATCH_PARAMETER],
+    responses={202: SubmissionSerializer, 200: SubmissionSerializer, **write_errors(400, 401, 403, 409, 413, 415, 429)},
+)
+
+
+def submit(request: Request) -> Response:
+    version = expected_version(request)
+    document = request.data
+    try:
+        submission = story_submit_document(document=document, user=request.user, expected_version=version)
+    except (DeskError, WorkflowError, StaleVersion, UnknownStory) as error:
+        raise refused(error) from None
+    return Response(
+        submission_body(request, submission),
+        status=status.HTTP_202_ACCEPTED if submission.submitted else status.HTTP_200_OK,
+        headers={"Location": run_ref(request, submission.run)["url"]} if submission.run else {},
+    )
+
+
+def submission_body(request: Request, submission: Submission) -> dict[str, Any]:
+    story = submission.story
+    if not submission.submitted:
+        done, message = "unchanged", f"Story {story.desk_id} is published with this content already: nothing to do."
+    else:
+        done = "created" if submission.created else "updated"
+        run = submission.run
+        message = f"Story {story.desk_id} {done} and submitted for checks (run {run.pk}: {run.status})."
+    return {
+        "done": done,
+        "message": message,
+        "story": story_state(request, story),
+        "run": run_ref(request, submission.run),
+    }
+
+
+# --- Runs and actions ----------------------------------------------------------------------------
+
+
+class TokenView(APIView):
+    authentication_classes = (BearerTokenAuthentication,)
+    permission_classes = (IsAuthenticated,)
+
+
+def story_of(request: Request, id: str) -> Story:
+    """The story with this desk/1 id, among those the user may see, or 404."""
+    if id.isdigit() and 0 < int(id) <= MAX_DESK_ID:
+        story = Story.objects.for_user(request.user).filter(desk_id=int(id)).first()
+        if story is not None:
+            return story
+    raise exceptions.NotFound(f"No story with the id {id!r} in a newsroom where you have a role.")
+
+
+def run_problems(run: VerificationRun) -> list[dict[str, str]]:
+    order = {"fail": 0, "unknown": 1}
+    return [
+        {"check": check["name"], "status": check["status"], "at": problem["at"], "message": problem["message"]}
+        for check in sorted(run.checks, key=lambda check: order.get(check["status"], 2))
+        if check["status"] != "pass"
+        for problem in check.get("problems", [])
+    ]
+
+
+@extend_schema(
+    summary="A verification run: its state and problems",
+    description="Poll after submitting until finished is true. Only for a role in the story's newsroom.",
+    parameters=[OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)],
+    responses={200: RunSerializer, **write_errors(401, 404, 429)},
+)
+class RunDetail(TokenView):
+    def get(self, request: Request, id: int) -> Response:
+        run = (
+            VerificationRun.objects.select_related("story")
+            .filter(pk=id, story__in=Story.objects.for_user(request.user))
+            .first()
+            if 0 < id <= MAX_DESK_ID
+            else None
+        )
+        if run is None:
+            raise exceptions.NotFound(f"No run {id} of a story in a newsroom where you have a role.")
+        return Response(
+            {
+                "id": run.pk,
+                "url": absolute(request, "api-run-detail", id=run.pk),
+                "story": str(run.story.desk_id),
+                "story_url": absolute(request, "api-story-detail", id=str(run.story.desk_id)),
+                "status": run.status,
+                "finished": run.is_finished,
+                "current": not run.is_stale,
+                "queued_at": run.queued_at,
+                "started_at": run.started_at,
+                "finished_at": run.finished_at,
+                "overridden": run.is_overridden,
+                "checks": [{"name": check["name"], "status": check["status"]} for check in run.checks],
+                "problems": run_problems(run),
+            }
+        )
+
+
+def action(summary: str, description: str, request: type, answer: int = 200) -> Any:
+    return extend_schema(
+        summary=summary,
+        description=description + " Needs the chief role in the story's newsroom.",
+        parameters=[OpenApiParameter("id", OpenApiTypes.STR, OpenApiParameter.PATH, description="The desk/1 id.")],
+        request=request,
+        responses={answer: ActionSerializer, **write_errors(400, 401, 403, 404, 409, 413, 415, 429)},
+    )
+
+
+def valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise exceptions.ValidationError({"$": ["Must be a JSON object."]})
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+@action(
+    "Publish a story",
+    "Through the publish gate: its current content passed its checks, or override_reason says why it "
+    "goes out anyway. A story already published with this content: nothing to do.",
+    PublishRequestSerializer,
+)
+class StoryPublish(TokenView):
+    def post(self, request: Request, id: str) -> Response:
+        data = valid(PublishRequestSerializer, request)
+        story = story_of(request, id)
+        try:
+            result = story_publish(
+                story=story,
+                actor=actor_for(request.user),
+                user=request.user,
+                override_reason=data.get("override_reason"),
+            )
+        except WorkflowError as refusal:
+            raise refused(refusal) from None
+        if result.published:
+            how = " overriding its checks" if result.overridden else ""
+            done, message = "published", f"Story {story.desk_id} published{how}."
+        else:
+            done, message = "nothing", f"Story {story.desk_id} is already published with this content: nothing to do."
+        body = {"done": done, "message": message, "story": story_state(request, result.story)}
+        return Response(body | {"overridden": result.overridden})
+
+
+@action(
+    "Add a correction",
+    "Appended, dated now, to the live story at once (page, twins, feeds) and to its working copy.",
+    CorrectionRequestSerializer,
+    answer=201,
+)
+class StoryCorrections(TokenView):
+    def post(self, request: Request, id: str) -> Response:
+        data = valid(CorrectionRequestSerializer, request)
+        story = story_of(request, id)
+        try:
+            correction = story_add_correction(story=story, text=data["text"], user=request.user)
+        except WorkflowError as refusal:
+            raise refused(refusal) from None
+        body = {
+            "done": "corrected",
+            "message": f"Correction {correction.position + 1} added to story {story.desk_id}.",
+            "story": story_state(request, story),
+            "correction": {
+                "position": correction.position,
+                "published_at": correction.published_at,
+                "text": correction.text,
+            },
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+@action(
+    "Retract a story",
+    "Withdrawn at once: its page and twins answer 410 with the notice; its address stays reserved. "
+    "A retracted story: nothing to do.",
+    RetractRequestSerializer,
+)
+class StoryRetract(TokenView):
+    def post(self, request: Request, id: str) -> Response:
+        data = valid(RetractRequestSerializer, request)
+        story = story_of(request, id)
+        already = story.status == Story.Status.RETRACTED
+        try:
+            story = story_retract(story=story, user=request.user, reason=data["reason"])
+        except WorkflowError as refusal:
+            raise refused(refusal) from None
+        if already:
+            done, message = "nothing", f"Story {story.desk_id} is already retracted: nothing to do."
+        else:
+            done, message = "retracted", f"Story {story.desk_id} retracted."
+        return Response({"done": done, "message": message, "story": story_state(request, story)})

@@ -1,0 +1,53 @@
+"""Webhooks and their delivery log in admin: each user sees their own newsrooms' only; the log
+is read only."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+
+from webhooks.models import Webhook, WebhookDelivery
+
+
+def test_a_user_sees_the_webhooks_and_deliveries_of_their_newsrooms_only(client, people, settings):
+    settings.WEBHOOKS_ALLOW_LOOPBACK = True
+    mine = Webhook.objects.create(newsroom=people.ai, url="http://127.0.0.1:9/mine")
+    theirs = Webhook.objects.create(newsroom=people.other, url="http://127.0.0.1:9/theirs")
+    for hook in (mine, theirs):
+        WebhookDelivery.objects.create(webhook=hook, event="story.published", story_desk_id=81, payload="{}")
+    outsider = get_user_model().objects.get(username="outsider")
+    outsider.user_permissions.add(*_permissions("view_webhook", "view_webhookdelivery", "change_webhook"))
+    client.force_login(outsider)
+
+    hooks = client.get("/admin/webhooks/webhook/").content.decode()
+    log = client.get("/admin/webhooks/webhookdelivery/").content.decode()
+    delivery = WebhookDelivery.objects.get(webhook=mine)
+
+    assert "/theirs" in hooks
+    assert "/mine" not in hooks
+    assert "1 webhook delivery" in log
+    assert client.get(f"/admin/webhooks/webhook/{mine.pk}/change/").status_code == 302  # not theirs to see
+    assert client.get(f"/admin/webhooks/webhookdelivery/{delivery.pk}/change/").status_code == 302
+    mine_for_them = WebhookDelivery.objects.get(webhook=theirs)
+    page = client.get(f"/admin/webhooks/webhookdelivery/{mine_for_them.pk}/change/")
+    assert page.status_code == 200
+    assert 'name="status"' not in page.content.decode()  # read only
+
+
+def test_a_webhook_registered_in_admin_is_checked(client, people):
+    admin = get_user_model().objects.create_superuser("root", password="x-unused-password")
+    client.force_login(admin)
+
+    response = client.post(
+        "/admin/webhooks/webhook/add/",
+        {"newsroom": people.ai.pk, "url": "https://169.254.169.254/latest/", "on_published": "on", "active": "on"},
+    )
+
+    assert response.status_code == 200
+    assert "resolves to 169.254.169.254" in response.content.decode()
+    assert not Webhook.objects.exists()
+
+
+def _permissions(*codenames: str):
+    from django.contrib.auth.models import Permission
+
+    return Permission.objects.filter(content_type__app_label="webhooks", codename__in=codenames)

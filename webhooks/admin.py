@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from newsroom.admin import InUsersNewsroomsAdmin
+from newsroom.models import Newsroom, Role
+
+from .models import Webhook, WebhookDelivery
+
+
+@admin.register(Webhook)
+class WebhookAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
+    """A newsroom's chiefs register its webhooks; the URL is checked (https, public address)."""
+
+    newsroom_lookup = "newsroom"
+    list_display = ["url", "newsroom", "on_published", "on_corrected", "on_retracted", "active", "created_at"]
+    list_filter = ["active", "newsroom"]
+    list_select_related = ["newsroom"]
+    search_fields = ["url", "newsroom__slug"]
+    fields = ["newsroom", "url", "on_published", "on_corrected", "on_retracted", "active", "secret"]
+    readonly_fields = ["secret"]
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "newsroom":
+            kwargs["queryset"] = Newsroom.objects.for_user(request.user, role=Role.CHIEF)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
+    """The delivery log: read only."""
+
+    newsroom_lookup = "webhook__newsroom"
+    list_display = ["created_at", "event", "story_desk_id", "webhook", "status", "attempts", "last_status_code"]
+    list_filter = ["status", "event"]
+    list_select_related = ["webhook"]
+    search_fields = ["story_desk_id", "webhook__url"]
+    date_hierarchy = "created_at"
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [field.name for field in WebhookDelivery._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,87 @@
+"""Webhooks: URLs a newsroom registers to hear of its stories' publications, corrections and
+retractions, and the log of every delivery."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+
+from .guard import UnsafeURL, target
+
+
+class Event(models.TextChoices):
+    PUBLISHED = "story.published", "story.published"
+    CORRECTED = "story.corrected", "story.corrected"
+    RETRACTED = "story.retracted", "story.retracted"
+
+
+def new_secret() -> str:
+    return secrets.token_hex(32)
+
+
+class WebhookQuerySet(models.QuerySet):
+    def listening(self, *, newsroom_id: int, event: str) -> WebhookQuerySet:
+        """The active webhooks of a newsroom that receive this event."""
+        field = {Event.PUBLISHED: "on_published", Event.CORRECTED: "on_corrected", Event.RETRACTED: "on_retracted"}
+        return self.filter(newsroom_id=newsroom_id, active=True, **{field[Event(event)]: True})
+
+
+class Webhook(models.Model):
+    newsroom = models.ForeignKey("newsroom.Newsroom", on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500, help_text="https only, at a public address.")
+    secret = models.CharField(
+        max_length=128,
+        default=new_secret,
+        help_text="Signs every delivery (HMAC-SHA256): the receiver checks X-Newsroom-Signature with it.",
+    )
+    on_published = models.BooleanField("story.published", default=True)
+    on_corrected = models.BooleanField("story.corrected", default=True)
+    on_retracted = models.BooleanField("story.retracted", default=True)
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    objects = WebhookQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["newsroom", "url"]
+
+    def __str__(self) -> str:
+        return self.url
+
+    def clean(self) -> None:
+        try:
+            target(self.url)
+        except UnsafeURL as error:
+            raise ValidationError({"url": f"The URL {error}."}) from None
+
+
+class WebhookDelivery(models.Model):
+    """One event sent (or being sent) to one webhook: the delivery log."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending (being tried)"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Failed (given up)"
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.CharField(max_length=40, choices=Event.choices)
+    story_desk_id = models.BigIntegerField()
+    # The body sent, byte for byte the same at every attempt (only the signature's time changes).
+    payload = models.TextField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name_plural = "webhook deliveries"
+
+    def __str__(self) -> str:
+        return f"{self.event} of story {self.story_desk_id} to {self.webhook_id}: {self.status}"
