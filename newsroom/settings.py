@@ -135,9 +135,8 @@ MIDDLEWARE = [
 ]
 if PRODUCTION:
     # WhiteNoise serves the collected static files behind gunicorn; runserver does it in development.
-    MIDDLEWARE.insert(
-        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1, "whitenoise.middleware.WhiteNoiseMiddleware"
-    )
+    _security = MIDDLEWARE.index("django.middleware.security.SecurityMiddleware")
+    MIDDLEWARE.insert(_security + 1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "newsroom.urls"
 WSGI_APPLICATION = "newsroom.wsgi.application"

@@ -20,6 +20,7 @@ README's Operations section).
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import ipaddress
 import os
@@ -104,10 +105,9 @@ class RouteMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
         if getattr(request, "resolver_match", None) is None:
-            try:
+            # Unresolved (a 404): django-prometheus names it "<unnamed view>".
+            with contextlib.suppress(Resolver404):
                 request.resolver_match = get_resolver(getattr(request, "urlconf", None)).resolve(request.path_info)
-            except Resolver404:
-                pass  # django-prometheus names it "<unnamed view>"
         return response
 
 
@@ -145,7 +145,9 @@ def queue_lengths() -> Iterable[GaugeMetricFamily]:
     from newsroom.celery import app
 
     family = GaugeMetricFamily(
-        "newsroom_celery_queue_length", "Messages waiting in a Celery queue (not yet taken by a worker).", labels=["queue"]
+        "newsroom_celery_queue_length",
+        "Messages waiting in a Celery queue (not yet taken by a worker).",
+        labels=["queue"],
     )
     timeout = settings.READY_CHECK_TIMEOUT_SECONDS
     try:

@@ -97,4 +97,3 @@ class DatabaseUnavailableMiddleware:
         if is_unavailable(exception):
             return unavailable_response(request, exception)
         return None
-
