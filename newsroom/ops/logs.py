@@ -74,11 +74,15 @@ def logging_config(*, log_format: str, level: str) -> dict[str, Any]:
 
 class SkipDatabaseUnavailable(logging.Filter):
     """For ``django.request``: a request the database failed is answered 503 and logged in one
-    line (newsroom/ops/unavailable.py); the 500 Django logs with its traceback before the
-    response is replaced would repeat it, once per request for as long as an outage lasts."""
+    line (newsroom/ops/unavailable.py). Django's lines for it, the 500 it made of the error
+    (with its traceback) before the response was replaced and the 503, would repeat that line,
+    for every request as long as an outage lasts."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not (record.exc_info and isinstance(record.exc_info[1], OperationalError | InterfaceError))
+        if record.exc_info and isinstance(record.exc_info[1], OperationalError | InterfaceError):
+            return False
+        request = getattr(record, "request", None)
+        return not getattr(request, "answered_unavailable", False)
 
 
 def configure_structlog() -> None:

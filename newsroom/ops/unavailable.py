@@ -50,8 +50,11 @@ def _reason(error: BaseException) -> str:
 def unavailable_response(request: HttpRequest, error: BaseException) -> HttpResponse:
     """The 503: JSON in the API's error shape under /api/, else the static page."""
     retry_after = settings.DATABASE_RETRY_AFTER_SECONDS
-    # One line, no traceback: an outage would otherwise write one per request.
+    # One line, no traceback: an outage would otherwise write one per request. Django's own
+    # lines for this request (the 500 it made of the error, the 503) are left out by the
+    # logging filter newsroom.ops.logs.SkipDatabaseUnavailable, which reads this mark.
     logger.warning("database unavailable, answered 503: %s", _reason(error))
+    request.answered_unavailable = True
     if request.path_info.startswith("/api/"):
         response: HttpResponse = JsonResponse(
             {
