@@ -89,7 +89,9 @@ def skipped_until(location: str) -> float | None:
     if breaker is None or breaker.current_state != pybreaker.STATE_OPEN:
         return None
     opened = _opened_at.get(breaker.name)
-    return None if opened is None else opened + breaker.reset_timeout
+    if opened is None or opened + breaker.reset_timeout <= time.time():
+        return None  # the cool-down is over: the next call tries the server
+    return opened + breaker.reset_timeout
 
 
 _bypass = threading.local()
