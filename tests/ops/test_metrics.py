@@ -4,14 +4,17 @@ check and result, queue lengths; /metrics only for the allowed addresses or the 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from newsroom.celery import app as celery_app
 from newsroom.ops.tasks import worker_heartbeat
 from stories.models import Story
 from tests.factories import StoryFactory, publish_story
+from verification.models import VerificationRun
 from verification.services import story_verify
 
 OUTSIDE = "203.0.113.9"
@@ -190,3 +193,21 @@ def test_no_queue_lengths_without_a_broker(client, db, settings):
     settings.CELERY_BROKER_URL = "memory://"
 
     assert not any(name == "newsroom_celery_queue_length" for name, _ in scrape(client))
+
+
+def test_the_age_of_the_oldest_submission_waiting_for_its_checks(client, db):
+    assert value(scrape(client), "newsroom_oldest_submission_age_seconds") == 0
+
+    older = StoryFactory(status=Story.Status.SUBMITTED, published_at=None)
+    newer = StoryFactory(status=Story.Status.SUBMITTED, published_at=None)
+    now = timezone.now()
+    for story, waited in ((older, timedelta(minutes=7)), (newer, timedelta(minutes=1))):
+        VerificationRun.objects.create(story=story, content_hash="a", started_by="test", queued_at=now - waited)
+    # A finished run, however old, is not waiting.
+    done = StoryFactory(status=Story.Status.SUBMITTED, published_at=None)
+    VerificationRun.objects.create(
+        story=done, content_hash="c", started_by="test", queued_at=now - timedelta(hours=2), status="passed"
+    )
+
+    age = value(scrape(client), "newsroom_oldest_submission_age_seconds")
+    assert 7 * 60 <= age < 8 * 60
