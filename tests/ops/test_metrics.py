@@ -3,8 +3,12 @@ check and result, queue lengths; /metrics only for the allowed addresses or the 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -18,6 +22,7 @@ from verification.models import VerificationRun
 from verification.services import story_verify
 
 OUTSIDE = "203.0.113.9"
+BASE_DIR = Path(__file__).resolve().parents[2]
 
 
 def scrape(client, **extra) -> dict[tuple[str, tuple], float]:
@@ -211,3 +216,44 @@ def test_the_age_of_the_oldest_submission_waiting_for_its_checks(client, db):
 
     age = value(scrape(client), "newsroom_oldest_submission_age_seconds")
     assert 7 * 60 <= age < 8 * 60
+
+
+# --- Several processes -------------------------------------------------------------------------
+
+COUNT_IN_A_PROCESS = """
+import django
+django.setup()
+from newsroom.ops.metrics import count_check_results
+count_check_results([{"name": "not_repeat", "status": "pass"}])
+"""
+
+SCRAPE_IN_A_PROCESS = """
+import django
+django.setup()
+from django.test import Client
+from django.test.utils import setup_test_environment
+setup_test_environment()
+print(Client().get("/metrics").content.decode())
+"""
+
+
+def test_in_multiprocess_mode_metrics_add_up_every_process(tmp_path):
+    """As under gunicorn and a prefork worker pool: each process writes its counts to
+    PROMETHEUS_MULTIPROC_DIR, and /metrics in any process reads them all."""
+    files = tmp_path / "metrics"
+    files.mkdir()
+    env = {
+        **os.environ,
+        "PROMETHEUS_MULTIPROC_DIR": str(files),
+        "DJANGO_SETTINGS_MODULE": "newsroom.settings",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",  # an empty one: the scrape-time gauges skip
+    }
+    for _ in range(2):
+        subprocess.run([sys.executable, "-c", COUNT_IN_A_PROCESS], cwd=BASE_DIR, env=env, check=True)
+
+    scraped = subprocess.run(
+        [sys.executable, "-c", SCRAPE_IN_A_PROCESS], cwd=BASE_DIR, env=env, check=True, capture_output=True, text=True
+    )
+
+    assert len(list(files.glob("counter_*.db"))) >= 2
+    assert 'newsroom_verification_checks_total{check="not_repeat",result="pass"} 2.0' in scraped.stdout
