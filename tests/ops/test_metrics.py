@@ -131,11 +131,6 @@ def test_request_latency_is_labelled_by_view_name_not_path(client, db):
 TASKS = "newsroom_task_duration_seconds_count"
 
 
-@celery_app.task(name="tests.ops.always_fails")
-def always_fails() -> None:
-    raise LookupError("a failure for the metrics test")
-
-
 @pytest.fixture
 def eager() -> Iterator[None]:
     saved = celery_app.conf.task_always_eager
@@ -150,16 +145,15 @@ def test_tasks_are_timed_by_name_and_outcome(client, db, eager):
 
     worker_heartbeat.delay("verification")
     worker_heartbeat.delay("manifests")
-    # As a worker runs it: the error is recorded, not raised to the caller (eager tasks raise
-    # it before Celery's failure signals, so there is nothing to count then).
-    result = always_fails.apply(throw=False)
+    # A heartbeat without its queue fails. Run as a worker runs it, the error is recorded, not
+    # raised to the caller (an eager task raises it before Celery's failure signals).
+    result = worker_heartbeat.apply(args=[], throw=False)
 
     after = scrape(client)
-    assert isinstance(result.result, LookupError)
+    assert isinstance(result.result, TypeError)
     assert grown(before, after, TASKS, task=heartbeat, outcome="SUCCESS") == 2
-    failed = "tests.ops.always_fails"
-    assert grown(before, after, TASKS, task=failed, outcome="FAILURE") == 1
-    assert grown(before, after, "newsroom_task_failures_total", task=failed, exception="LookupError") == 1
+    assert grown(before, after, TASKS, task=heartbeat, outcome="FAILURE") == 1
+    assert grown(before, after, "newsroom_task_failures_total", task=heartbeat, exception="TypeError") == 1
 
 
 # --- Checks ----------------------------------------------------------------------------------
