@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -43,9 +44,19 @@ def _not_a_cache_fault(error: BaseException) -> bool:
     return not isinstance(error, RedisError | OSError)
 
 
-def _without_password(location: str) -> str:
+def location_name(location: str) -> str:
     # The name shows in errors, logs and /readyz; a password in a Redis URL must not.
     return ",".join(re.sub(r"//[^@/]*@", "//", server) for server in location.split(","))
+
+
+class _OpenedAt(pybreaker.CircuitBreakerListener):
+    """Notes when each breaker opened, for /readyz to say until when the cache is skipped."""
+
+    def state_change(self, cb: pybreaker.CircuitBreaker, old_state: Any, new_state: Any) -> None:
+        _opened_at[cb.name] = time.time() if new_state.name == pybreaker.STATE_OPEN else None
+
+
+_opened_at: dict[str, float | None] = {}
 
 
 # One breaker per cache location for the whole process: Django keeps a cache backend (and so a
@@ -64,9 +75,23 @@ def breaker_for(location: str) -> pybreaker.CircuitBreaker:
                 exclude=[_not_a_cache_fault],
                 # The error that opened it is raised as it was (a RedisError or OSError).
                 throw_new_error_on_trip=False,
-                name=_without_password(location),
+                name=location_name(location),
+                listeners=[_OpenedAt()],
             )
         return breaker
+
+
+def skipped_until(location: str) -> float | None:
+    """While this process's breaker for the cache at ``location`` is open: the time (epoch
+    seconds) when it lets a call try the server again. None when the cache is being used."""
+    with _breakers_lock:
+        breaker = _breakers.get(location)
+    if breaker is None or breaker.current_state != pybreaker.STATE_OPEN:
+        return None
+    opened = _opened_at.get(breaker.name)
+    if opened is None or opened + breaker.reset_timeout <= time.time():
+        return None  # the cool-down is over: the next call tries the server
+    return opened + breaker.reset_timeout
 
 
 _bypass = threading.local()

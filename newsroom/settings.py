@@ -5,6 +5,8 @@ Production (``DJANGO_MODE=production``): PostgreSQL through ``DATABASE_URL``, Re
 ``REDIS_URL``, a real ``SECRET_KEY``; ``manage.py check --deploy`` is clean.
 """
 
+import ipaddress
+import logging
 import os
 import re
 from datetime import timedelta
@@ -12,6 +14,8 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from newsroom.ops.logs import LOG_FORMATS, configure_structlog, logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -101,6 +105,8 @@ INSTALLED_APPS = [
     "api",
     "webhooks",
     "axes",
+    "django_structlog",
+    "django_prometheus",
     "newsroom.ops",
 ]
 
@@ -110,7 +116,15 @@ STORY_ARTIFACT_RENDERER = "public.artifacts.render_artifacts"
 CACHE_PURGE_HOOK = os.getenv("CACHE_PURGE_HOOK", "newsroom.pagecache.purge_nothing")
 
 MIDDLEWARE = [
+    # Metrics first, so they time the whole stack (newsroom/ops/metrics.py), then the request's
+    # id and its log line (newsroom/ops/logs.py).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
+    "newsroom.ops.metrics.RouteMiddleware",
+    "django_structlog.middlewares.RequestMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Above everything that queries: the database away is a 503, never a 500.
+    "newsroom.ops.unavailable.DatabaseUnavailableMiddleware",
     # Answers for pages kept in the page cache, before sessions, CSRF and users (see its module).
     "newsroom.pagecache.PageCacheMiddleware",
     # Live story pages and twins from their stored artifact, before sessions and users too.
@@ -123,12 +137,14 @@ MIDDLEWARE = [
     # Admin pages in the editor's chosen time zone (newsroom/usertime.py).
     "newsroom.usertime.DeskTimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "newsroom.ops.csp.AdminContentSecurityPolicyMiddleware",
     # Last, as django-axes asks: it turns a refused sign-in into the lockout page (check ops.E002).
     "axes.middleware.AxesMiddleware",
 ]
 if PRODUCTION:
     # WhiteNoise serves the collected static files behind gunicorn; runserver does it in development.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    _security = MIDDLEWARE.index("django.middleware.security.SecurityMiddleware")
+    MIDDLEWARE.insert(_security + 1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "newsroom.urls"
 WSGI_APPLICATION = "newsroom.wsgi.application"
@@ -426,15 +442,48 @@ MANIFEST_PROVIDER_BACKOFF_BASE = envint("MANIFEST_PROVIDER_BACKOFF_BASE_MS", "50
 # The longest the client sleeps between attempts; a longer Retry-After ends the fetch instead.
 MANIFEST_PROVIDER_MAX_WAIT = envint("MANIFEST_PROVIDER_MAX_WAIT", "30")  # seconds
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
-}
+# Logs (newsroom/ops/logs.py): one JSON object a line (LOG_FORMAT=json, the production default)
+# or human-readable lines (console, the development default), each with the request's id.
+LOG_FORMAT = os.getenv("LOG_FORMAT", "json" if PRODUCTION else "console")
+if LOG_FORMAT not in LOG_FORMATS:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be json or console, not {LOG_FORMAT!r}")
+LOGGING = logging_config(log_format=LOG_FORMAT, level=os.getenv("LOG_LEVEL", "INFO"))
+configure_structlog()
+# django-structlog: the request id is ours (a well-formed X-Request-ID, else a UUID), so is the
+# client address (TRUSTED_PROXY_COUNT, not ipware's left-most X-Forwarded-For), and the user id
+# is bound only once the request looked the user up (never a session read just for the log).
+DJANGO_STRUCTLOG_CELERY_ENABLED = True
+DJANGO_STRUCTLOG_IP_LOGGING_ENABLED = False
+DJANGO_STRUCTLOG_USER_ID_FIELD = None
+DJANGO_STRUCTLOG_STATUS_START_LOG_LEVEL = logging.DEBUG
+# Celery keeps the logging configured here (JSON in production) rather than its own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
-# Probes call /healthz and /readyz over plain HTTP on the machine itself: no redirect to HTTPS.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+# /metrics (newsroom/ops/metrics.py): answered to these client addresses (CIDR ranges allowed)
+# or to a request carrying "Authorization: Bearer METRICS_TOKEN"; 403 to anyone else.
+METRICS_ALLOWED_IPS = envlist("METRICS_ALLOWED_IPS", "127.0.0.1,::1")
+for _network in METRICS_ALLOWED_IPS:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"METRICS_ALLOWED_IPS: {_network!r} is not an address or a network") from None
+METRICS_TOKEN = os.getenv("METRICS_TOKEN", "")
+
+# The database away (newsroom/ops/unavailable.py): pages not in the page cache answer 503 with
+# this Retry-After.
+DATABASE_RETRY_AFTER_SECONDS = envint("DATABASE_RETRY_AFTER_SECONDS", "5")
+
+# The admin's Content-Security-Policy (newsroom/ops/csp.py): its scripts and styles are this
+# site's static files (django-nested-admin's too); style attributes in admin templates need
+# 'unsafe-inline' for styles, never for scripts.
+ADMIN_CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+
+# Probes and the metrics scraper call over plain HTTP on the machine itself: no redirect to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from newsroom.ops.metrics import count_check_results
 from stories.models import PublishedVersion, Story
 
 from . import repeat
@@ -135,6 +136,10 @@ def verification_run_execute(*, run_id: int) -> VerificationRun:
     ).update(status=status, checks=checks, finished_at=timezone.now())
     if not recorded:
         logger.warning("run %s was taken over by another worker; this worker's result is dropped", run_id)
+    else:
+        # Counted here, where results are kept, so a dropped result is never counted.
+        count_check_results(checks)
+        logger.info("run %s for story %s recorded: %s", run_id, run.story_id, status)
     return VerificationRun.objects.select_related("story").get(pk=run_id)
 
 

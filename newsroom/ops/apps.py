@@ -7,4 +7,9 @@ class OpsConfig(AppConfig):
     verbose_name = "Operations"
 
     def ready(self) -> None:
-        from . import checks  # noqa: F401  (registers the system checks)
+        from . import checks, unavailable  # noqa: F401  (register the system checks; the signal receiver)
+        from .logs import connect_signals
+        from .metrics import connect_task_signals
+
+        connect_signals()
+        connect_task_signals()

@@ -11,12 +11,15 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
 from typing import Literal
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connections
 from kombu import Connection
+
+from newsroom.cache import location_name, skipped_until
 
 Status = Literal["ok", "fail", "not configured"]
 HEARTBEAT_KEY = "ops:heartbeat:{queue}"
@@ -44,7 +47,28 @@ def check_database() -> Check:
     return Check("ok")
 
 
+def _breaker_open() -> Check | None:
+    location = settings.CACHES["default"].get("LOCATION", "")
+    if not isinstance(location, str) or "Redis" not in settings.CACHES["default"]["BACKEND"]:
+        return None
+    until = skipped_until(location)
+    if until is None:
+        return None
+    when = datetime.fromtimestamp(until, UTC).strftime("%H:%M:%S UTC")
+    return Check(
+        "fail",
+        f"circuit open after a cache error: the cache at {location_name(location)} is skipped until {when} "
+        "(pages come from the database meanwhile)",
+    )
+
+
 def check_cache() -> Check:
+    """Not ready while this process skips the cache after an error (its breaker is open): the
+    probe reports the breaker's state rather than asking the server, which the breaker is
+    there to spare. Not ready, like a cache error the probe meets itself, so the two states of
+    one outage answer alike and the probe does not flap between them."""
+    if (opened := _breaker_open()) is not None:
+        return opened
     key, value = f"ops:readyz:{uuid.uuid4().hex}", uuid.uuid4().hex
     try:
         cache.set(key, value, timeout=10)

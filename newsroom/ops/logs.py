@@ -1,0 +1,149 @@
+"""Structured logs: one JSON object a line in production, each carrying the request's id.
+
+django-structlog's ``RequestMiddleware`` binds a ``request_id`` to every log line written while
+a request is served (Django's own, this project's ``logging.getLogger`` ones, structlog's), and
+its Celery receivers carry that id in the headers of every task the request queues, so the
+worker's lines for that task carry it too (``newsroom/celery.py`` installs its worker step).
+Eager tasks run inside the request and inherit its context.
+
+The id is the caller's ``X-Request-ID`` when it is well formed (a proxy or a client that
+already logged it), else a fresh UUID; the response sends it back in ``X-Request-ID``.
+
+What is logged of a request: method, path and query, status, user agent, the client address as
+``TRUSTED_PROXY_COUNT`` finds it, and the user's id once the request has looked the user up.
+Never a header's value, a body or a document's text.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from typing import Any
+
+import structlog
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponseBase
+
+REQUEST_ID_HEADER = "X-Request-ID"
+# Ids as proxies and clients make them (UUIDs, hex digests, ``host-1234-abcd``): anything else
+# (too long, spaces, quotes, newlines that would forge a log line) is replaced by a fresh id.
+WELL_FORMED_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\Z")
+
+LOG_FORMATS = ("json", "console")
+
+
+def processors() -> list[Any]:
+    """What every line goes through, whether written with structlog or with ``logging``."""
+    return [
+        structlog.contextvars.merge_contextvars,  # request_id, task_id, ip, user_id
+        structlog.stdlib.add_logger_name,
+        structlog.stdlib.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+
+
+def logging_config(*, log_format: str, level: str) -> dict[str, Any]:
+    """The LOGGING setting: one handler on standard error, JSON or human-readable."""
+    if log_format == "json":
+        render = [structlog.processors.format_exc_info, structlog.processors.JSONRenderer()]
+    else:
+        render = [structlog.dev.ConsoleRenderer(colors=False)]
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "structured": {
+                "()": structlog.stdlib.ProcessorFormatter,
+                "processors": [structlog.stdlib.ProcessorFormatter.remove_processors_meta, *render],
+                # Lines from plain ``logging`` (Django, Celery, this project) get the same fields.
+                "foreign_pre_chain": processors(),
+            }
+        },
+        "filters": {"database_unavailable": {"()": SkipDatabaseUnavailable}},
+        "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
+        "root": {"handlers": ["console"], "level": level},
+        "loggers": {
+            # One line a request from django-structlog; Django's own for 4xx would repeat it.
+            "django.request": {"level": "ERROR", "filters": ["database_unavailable"]},
+            # gunicorn's access log repeats the request_finished line; errors still show.
+            "gunicorn.access": {"level": "WARNING"},
+        },
+    }
+
+
+class SkipDatabaseUnavailable(logging.Filter):
+    """For ``django.request``: a request the database failed is answered 503 and logged in one
+    line (newsroom/ops/unavailable.py). Django's lines for it, the 500 it made of the error
+    (with its traceback) before the response was replaced and the 503, would repeat that line,
+    for every request as long as an outage lasts."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], OperationalError | InterfaceError):
+            return False
+        request = getattr(record, "request", None)
+        return not getattr(request, "answered_unavailable", False)
+
+
+def configure_structlog() -> None:
+    """structlog's loggers hand their events to ``logging``, whose formatter renders them."""
+    structlog.configure(
+        processors=[
+            structlog.stdlib.filter_by_level,
+            *processors(),
+            structlog.stdlib.PositionalArgumentsFormatter(),
+            structlog.processors.StackInfoRenderer(),
+            structlog.processors.UnicodeDecoder(),
+            structlog.stdlib.ProcessorFormatter.wrap_for_formatter,
+        ],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=True,
+    )
+
+
+def request_id_for(request: HttpRequest) -> str:
+    """The caller's X-Request-ID when well formed, else a new UUID."""
+    given = request.META.get("HTTP_X_REQUEST_ID", "")
+    return given if WELL_FORMED_ID.match(given) else str(uuid.uuid4())
+
+
+def current_request_id() -> str | None:
+    return structlog.contextvars.get_contextvars().get("request_id")
+
+
+# django-structlog's signals: it binds a random id and the request line; these put in ours.
+
+
+def bind_request(request: HttpRequest, logger: Any, log_kwargs: dict[str, Any], **kwargs: Any) -> None:
+    from .lockout import client_ip  # reads the axes models: not at settings time
+
+    structlog.contextvars.bind_contextvars(request_id=request_id_for(request), ip=client_ip(request))
+
+
+def bind_user(request: HttpRequest, **kwargs: Any) -> None:
+    # Only a user this request has already looked up: asking now could hit the database (the
+    # session) while it is away, or load a session the page never needed.
+    user = request.__dict__.get("user")
+    wrapped = getattr(user, "_wrapped", None)
+    if wrapped is not None and getattr(wrapped, "pk", None) is not None:
+        structlog.contextvars.bind_contextvars(user_id=wrapped.pk)
+
+
+def send_request_id(response: HttpResponseBase, **kwargs: Any) -> None:
+    request_id = current_request_id()
+    if request_id:
+        response[REQUEST_ID_HEADER] = request_id
+
+
+def on_request_finished(request: HttpRequest, response: HttpResponseBase, **kwargs: Any) -> None:
+    bind_user(request)
+    send_request_id(response)
+
+
+def connect_signals() -> None:
+    from django_structlog import signals
+
+    signals.bind_extra_request_metadata.connect(bind_request, dispatch_uid="ops.logs.bind_request")
+    signals.bind_extra_request_finished_metadata.connect(on_request_finished, dispatch_uid="ops.logs.finished")
+    signals.update_failure_response.connect(send_request_id, dispatch_uid="ops.logs.failure")
