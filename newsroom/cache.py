@@ -40,9 +40,6 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
-# pybreaker half-opens an open breaker by itself after its reset timeout, on a reader's call:
-# never, here (the probe below closes it instead).
-NEVER = 10.0 * 365 * 24 * 3600
 
 
 class CacheSkipped(RedisConnectionError):
@@ -71,7 +68,9 @@ def breaker_for(location: str) -> pybreaker.CircuitBreaker:
         if breaker is None:
             breaker = _breakers[location] = pybreaker.CircuitBreaker(
                 fail_max=1,
-                reset_timeout=NEVER,
+                # When the probe below tries the server next. (pybreaker would let a reader's
+                # call through then; _guarded never calls an open breaker.)
+                reset_timeout=settings.CACHE_BREAKER_SECONDS,
                 exclude=[_not_a_cache_fault],
                 # The error that opened it is raised as it was (a RedisError or OSError).
                 throw_new_error_on_trip=False,
@@ -125,7 +124,10 @@ class _Probe:
             try:
                 self.ping()
             except (RedisError, OSError) as error:
+                if self.breaker not in _breakers.values():
+                    return
                 logger.info("the cache at %s still does not answer: %r", self.breaker.name, error)
+                self.breaker.open()  # a new cool-down: when the next PING goes
                 continue
             self.breaker.close()
             logger.warning("the cache at %s answers again: readers use it again", self.breaker.name)
@@ -161,6 +163,9 @@ def _guarded(name: str) -> Callable[..., Any]:
                 self.breaker.close()  # the server answered: readers may use it again
             return result
         try:
+            if self.breaker.current_state == pybreaker.STATE_OPEN:
+                # Never through an open breaker, even after its reset timeout: the probe tries.
+                raise pybreaker.CircuitBreakerError
             return self.breaker.call(unguarded, self, *args, **kwargs)
         except pybreaker.CircuitBreakerError:
             self.probe.ensure_running()
