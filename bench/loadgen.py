@@ -58,7 +58,7 @@ def _request(port: int, request: bytes, timeout: float) -> int:
                 break
             if len(head) < 16:
                 head += chunk[:16]
-    if not head.startswith(b"HTTP/1."):
+    if not head.startswith(b"HTTP/1.") or not head[9:12].isdigit():
         return ERROR
     return int(head[9:12])
 
@@ -74,7 +74,7 @@ def _thread(port: int, requests: list[bytes], first: int, timeout: float, stop: 
             status = _request(port, requests[number], timeout)
         except TimeoutError:  # socket.timeout is TimeoutError
             status = TIMEOUT
-        except OSError:
+        except Exception:  # refused, reset, anything else: counted, and the client goes on
             status = ERROR
         starts.append(began)
         latencies.append(time.monotonic() - began)
