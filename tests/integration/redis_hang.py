@@ -134,7 +134,14 @@ def main() -> int:
         if client_timeouts:
             failures.append(f"{client_timeouts} client timeouts (target 0)")
         if not hang.p99 < P99_TARGET_MS:
-            failures.append(f"p99 during the hang {hang.p99:.0f} ms (target < {P99_TARGET_MS} ms)")
+            # Still a failure; but say when the machine's other load, not the hang, is the cause.
+            note = (
+                f"; the site without a cache had a p99 of {baseline.p99:.0f} ms itself in this run (load average "
+                f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)"
+                if baseline.p99 >= P99_TARGET_MS
+                else ""
+            )
+            failures.append(f"p99 during the hang {hang.p99:.0f} ms (target < {P99_TARGET_MS} ms){note}")
         if share < 0.5:
             failures.append(f"throughput during the hang {share:.0%} of the cache-less rate (target >= 50%)")
         server_errors = whole.errors + baseline.errors
