@@ -162,7 +162,7 @@ def site_environment(database_url: str, redis_url: str = "", **extra: str) -> di
     return env | extra
 
 
-def prepare_site(env: dict[str, str], stories: int = 20) -> None:
+def prepare_site(env: dict[str, str], stories: int = 5) -> None:
     """Migrate, load the demo (two seeds, checked and published) and publish generated copies."""
     pages._prepare_database(env)
     code = f"from bench.api import publish_generated; publish_generated({stories})"
