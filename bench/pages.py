@@ -277,7 +277,7 @@ class Server:
         # The site's log to a file when asked: a pipe nobody reads would block the workers once
         # full (a cache outage logs a warning per request).
         self.log_path = log_path
-        errors = log_path.open("ab") if log_path else subprocess.PIPE
+        errors = log_path.open("wb") if log_path else subprocess.PIPE
         gunicorn = Path(sys.executable).with_name("gunicorn")
         self.process = subprocess.Popen(
             [
