@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core.cache import cache
 from rest_framework.request import Request
 
+from newsroom.cache import CacheSkipped
 from newsroom.pagecache import CACHE_ERRORS, generation
 
 logger = logging.getLogger(__name__)
@@ -32,8 +33,9 @@ def page_key(request: Request, changed_at: datetime | None) -> str | None:
         return None
     try:
         site = generation()
-    except CACHE_ERRORS:
-        logger.warning("cache unreachable: API list pages are computed without it", exc_info=True)
+    except CACHE_ERRORS as error:
+        if not isinstance(error, CacheSkipped):  # the open breaker logged its error once
+            logger.warning("cache unreachable: API list pages are computed without it", exc_info=True)
         return None
     stamp = changed_at.isoformat() if changed_at else "-"
     url = hashlib.blake2b(request.build_absolute_uri().encode(), digest_size=16).hexdigest()
@@ -54,5 +56,6 @@ def store(key: str | None, content: bytes) -> None:
         return
     try:
         cache.set(key, content, settings.PAGE_CACHE_SECONDS)
-    except CACHE_ERRORS:
-        logger.warning("cache unreachable: API list page not kept", exc_info=True)
+    except CACHE_ERRORS as error:
+        if not isinstance(error, CacheSkipped):
+            logger.warning("cache unreachable: API list page not kept", exc_info=True)

@@ -7,6 +7,7 @@ from rest_framework import throttling
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
+from newsroom.cache import CacheSkipped
 from newsroom.pagecache import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
@@ -26,8 +27,9 @@ class RateFromSettings:
         # unthrottled, rather than fail every request.
         try:
             return super().allow_request(request, view)  # type: ignore[misc]
-        except CACHE_ERRORS:
-            logger.warning("cache unreachable: API request not throttled", exc_info=True)
+        except CACHE_ERRORS as error:
+            if not isinstance(error, CacheSkipped):  # the open breaker logged its error once
+                logger.warning("the API throttle cannot reach the cache, so it lets requests through: %r", error)
             return True
 
 

@@ -264,8 +264,20 @@ def _prepare_database(env: dict[str, str]) -> None:
 class Server:
     """A gunicorn serving the site on 127.0.0.1, stopped on exit."""
 
-    def __init__(self, env: dict[str, str], *, cache: str, workers: int, app: str = "bench.pages:wsgi_app()"):
+    def __init__(
+        self,
+        env: dict[str, str],
+        *,
+        cache: str,
+        workers: int,
+        app: str = "bench.pages:wsgi_app()",
+        log_path: Path | None = None,
+    ):
         self.port = _free_port()
+        # The site's log to a file when asked: a pipe nobody reads would block the workers once
+        # full (a cache outage logs a warning per request).
+        self.log_path = log_path
+        errors = log_path.open("wb") if log_path else subprocess.PIPE
         gunicorn = Path(sys.executable).with_name("gunicorn")
         self.process = subprocess.Popen(
             [
@@ -281,7 +293,7 @@ class Server:
             env=env | {"BENCH_PAGE_CACHE": cache},
             cwd=BASE_DIR,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=errors,
             start_new_session=True,
         )
         self._wait_until_ready()
@@ -293,7 +305,8 @@ class Server:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited: {self.process.stderr.read().decode()[-2000:]}")
+                output = self.log_path.read_bytes() if self.log_path else self.process.stderr.read()
+                raise RuntimeError(f"gunicorn exited: {output.decode()[-2000:]}")
             try:
                 urllib.request.urlopen(self.url(HELLO), timeout=2).read()
                 return

@@ -1,7 +1,7 @@
 """``make bench``: every benchmark, each in its own process, printing its numbers.
 
     python bench/run.py                 # all of them, on SQLite and (when reachable) PostgreSQL
-    python bench/run.py import checks   # a selection: pages, api, import, checks, supported
+    python bench/run.py import checks   # a selection: pages, api, import, checks, supported, load
 
 Numbers, not assertions: read them beside the targets each line states. The machine's other
 load shows in them, so run this on a quiet machine.
@@ -68,6 +68,14 @@ SUITES: dict[str, list[tuple[str, list[str]]]] = {
         (
             "paragraphs_supported: tuning sets, and the held-out set (accuracy >= 95%, false alarms <= 3%)",
             ["supported_eval.py"],
+        )
+    ],
+    # Last: a minute of full load, which would move the others' numbers if it ran before them.
+    "load": [
+        (
+            "load run: 60 s at 64 connections over pages, twins, listings, search and the API; production "
+            "settings, PostgreSQL and Redis (0 errors, 0 responses of 500; LOAD_SECONDS for a quick run)",
+            ["load.py"],
         )
     ],
 }

@@ -12,15 +12,20 @@ command), so one per pool serves every call.
 
 The breaker: a hung or absent Redis costs each call up to ``CACHE_TIMEOUT_SECONDS`` (the
 socket timeouts), and a page makes a few calls, so every reader would pay that on top of the
-database path for as long as the outage lasts. After one cache error the breaker opens: for
-``CACHE_BREAKER_SECONDS`` every call fails at once with ``CacheSkipped`` (a ``RedisError``,
-so the page cache's existing handling renders pages anew) without touching the server. Then
-one call is let through; its success closes the breaker, its failure opens it again.
-Invalidations go past an open breaker (``past_the_breaker``).
+database path for as long as the outage lasts. After one cache error the breaker opens: every
+call fails at once with ``CacheSkipped`` (a ``RedisError``, so the page cache's existing
+handling renders pages anew) without touching the server. No reader's call tries the server
+again: a thread of the process sends a PING every ``CACHE_BREAKER_SECONDS`` and closes the
+breaker when one is answered. (pybreaker's own way, letting a reader's call through after the
+cool-down, made a reader wait a full timeout at every cool-down of every process for as long
+as Redis hung: in the SIGSTOP drill, tests/integration/redis_hang.py, those waits put the p99
+at 550 ms.) Invalidations go past an open breaker (``past_the_breaker``).
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import re
 import threading
 import time
@@ -33,6 +38,8 @@ from django.conf import settings
 from django.core.cache.backends import redis as django_redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
 
 
 class CacheSkipped(RedisConnectionError):
@@ -71,12 +78,14 @@ def breaker_for(location: str) -> pybreaker.CircuitBreaker:
         if breaker is None:
             breaker = _breakers[location] = pybreaker.CircuitBreaker(
                 fail_max=1,
+                # When the probe below tries the server next. (pybreaker would let a reader's
+                # call through then; _guarded never calls an open breaker.)
                 reset_timeout=settings.CACHE_BREAKER_SECONDS,
                 exclude=[_not_a_cache_fault],
                 # The error that opened it is raised as it was (a RedisError or OSError).
                 throw_new_error_on_trip=False,
                 name=location_name(location),
-                listeners=[_OpenedAt()],
+                listeners=[_LogOpening(), _OpenedAt()],
             )
         return breaker
 
@@ -92,6 +101,63 @@ def skipped_until(location: str) -> float | None:
     if opened is None or opened + breaker.reset_timeout <= time.time():
         return None  # the cool-down is over: the next call tries the server
     return opened + breaker.reset_timeout
+
+
+class _LogOpening(pybreaker.CircuitBreakerListener):
+    """One line when a breaker opens, with the error: the calls it then skips log nothing."""
+
+    def failure(self, breaker: pybreaker.CircuitBreaker, error: BaseException) -> None:
+        if breaker.current_state == pybreaker.STATE_CLOSED:  # this failure is about to open it
+            logger.warning(
+                "the cache at %s is skipped after %r, until it answers a PING (tried every %g s)",
+                breaker.name,
+                error,
+                settings.CACHE_BREAKER_SECONDS,
+            )
+
+
+class _Probe:
+    """While its breaker is open, a thread of this process PINGs the server every
+    ``CACHE_BREAKER_SECONDS`` (each PING bounded by the socket timeouts) and closes the breaker
+    at the first answer. Started by the first call the open breaker skips; one per breaker and
+    process (a forked gunicorn worker starts its own)."""
+
+    def __init__(self, breaker: pybreaker.CircuitBreaker, ping: Callable[[], Any]):
+        self.breaker = breaker
+        self.ping = ping
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+
+    def ensure_running(self) -> None:
+        if self._pid == os.getpid() and self._thread is not None and self._thread.is_alive():
+            return
+        with self._lock:
+            if self._pid == os.getpid() and self._thread is not None and self._thread.is_alive():
+                return
+            self._pid = os.getpid()
+            self._thread = threading.Thread(target=self._run, name=f"cache-probe {self.breaker.name}", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while self.breaker.current_state != pybreaker.STATE_CLOSED:
+            time.sleep(settings.CACHE_BREAKER_SECONDS)
+            if self.breaker not in _breakers.values():
+                return  # replaced (a test's settings changed): nobody reads this one any more
+            try:
+                self.ping()
+            except (RedisError, OSError) as error:
+                if self.breaker not in _breakers.values():
+                    return
+                logger.info("the cache at %s still does not answer: %r", self.breaker.name, error)
+                self.breaker.open()  # a new cool-down: when the next PING goes
+                continue
+            self.breaker.close()
+            logger.warning("the cache at %s answers again: readers use it again", self.breaker.name)
+            return
+
+
+_probes: dict[str, _Probe] = {}
 
 
 _bypass = threading.local()
@@ -120,11 +186,15 @@ def _guarded(name: str) -> Callable[..., Any]:
                 self.breaker.close()  # the server answered: readers may use it again
             return result
         try:
+            if self.breaker.current_state == pybreaker.STATE_OPEN:
+                # Never through an open breaker, even after its reset timeout: the probe tries.
+                raise pybreaker.CircuitBreakerError
             return self.breaker.call(unguarded, self, *args, **kwargs)
         except pybreaker.CircuitBreakerError:
-            breaker = self.breaker
+            self.probe.ensure_running()
             raise CacheSkipped(
-                f"the cache at {breaker.name} is skipped for {breaker.reset_timeout:g} s after an error"
+                f"the cache at {self.breaker.name} is skipped after an error, until it answers a PING"
+                f" (tried every {settings.CACHE_BREAKER_SECONDS:g} s)"
             ) from None
 
     method.__name__ = name
@@ -135,7 +205,15 @@ class RedisCacheClient(django_redis.RedisCacheClient):
     def __init__(self, servers: list[str], *args: Any, **kwargs: Any):
         super().__init__(servers, *args, **kwargs)
         self._clients: dict[Any, Any] = {}  # by connection pool, which Django keeps for good
-        self.breaker = breaker_for(",".join(servers))
+        location = ",".join(servers)
+        self.breaker = breaker_for(location)
+        with _breakers_lock:
+            self.probe = _probes.get(location)
+            if self.probe is None or self.probe.breaker is not self.breaker:
+                self.probe = _probes[location] = _Probe(self.breaker, self._ping)
+
+    def _ping(self) -> Any:
+        return self.get_client(write=True).ping()
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         pool = self._get_connection_pool(write)

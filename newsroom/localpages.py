@@ -10,7 +10,13 @@ It is safe by construction:
 - pages are kept only while the subscription is confirmed; when it breaks, every copy is dropped
   and lookups go to Redis until it is confirmed again (so no message can have been missed);
 - every message bumps an epoch, and a page read from Redis is kept only if no message arrived
-  between that read and keeping it (a change racing the read leaves it out, not stale).
+  between that read and keeping it (a change racing the read leaves it out, not stale);
+- a hung Redis breaks the subscription too: it keeps the connection open and answers nothing,
+  so no change could be heard. The listener sends a PING every ``PING_SECONDS`` and counts
+  the subscription broken when nothing has come back ``CACHE_TIMEOUT_SECONDS`` after one;
+- a copy is kept no longer than the page in Redis (``PAGE_CACHE_SECONDS``), so a change whose
+  announcement never got out (Redis unreachable from the publisher) is stale for no longer
+  than the shared page cache keeps it.
 
 A publish reaches every process's readers within one pub/sub delivery (about a millisecond on one
 machine). Off with the local-memory cache, which is per process already, and when
@@ -34,6 +40,11 @@ logger = logging.getLogger(__name__)
 
 EVERYTHING = "*"
 RECONNECT_SECONDS = 1.0
+PING_SECONDS = 1.0
+
+
+class Unanswered(redis.TimeoutError):
+    """Redis took no notice of the listener's PING: hung, or unreachable with the connection open."""
 
 
 def channel() -> str:
@@ -64,7 +75,7 @@ class LocalPages:
         self.channel = channel_name
         self.size = size
         self._lock = threading.Lock()
-        self._pages: OrderedDict[str, Any] = OrderedDict()
+        self._pages: OrderedDict[str, tuple[Any, float]] = OrderedDict()  # page, when it expires
         self._epoch = 0
         self._ready = False
         self._pid: int | None = None
@@ -78,9 +89,14 @@ class LocalPages:
         with self._lock:
             if not self._ready:
                 return None, self._epoch
-            page = self._pages.get(key)
-            if page is not None:
-                self._pages.move_to_end(key)
+            kept = self._pages.get(key)
+            if kept is None:
+                return None, self._epoch
+            page, expires = kept
+            if time.monotonic() >= expires:
+                del self._pages[key]
+                return None, self._epoch
+            self._pages.move_to_end(key)
             return page, self._epoch
 
     def put(self, key: str, page: Any, epoch: int) -> bool:
@@ -88,7 +104,7 @@ class LocalPages:
         with self._lock:
             if not self._ready or epoch != self._epoch:
                 return False
-            self._pages[key] = page
+            self._pages[key] = (page, time.monotonic() + settings.PAGE_CACHE_SECONDS)
             self._pages.move_to_end(key)
             while len(self._pages) > self.size:
                 self._pages.popitem(last=False)
@@ -115,17 +131,38 @@ class LocalPages:
 
     def _listen(self) -> None:
         while True:
+            pubsub = None
             try:
-                client = redis.Redis.from_url(self.url, health_check_interval=10)
+                timeout = settings.CACHE_TIMEOUT_SECONDS
+                client = redis.Redis.from_url(self.url, socket_connect_timeout=timeout, socket_timeout=timeout)
                 pubsub = client.pubsub()
                 pubsub.subscribe(self.channel)
-                for message in pubsub.listen():
-                    self.receive(message)
+                self._receive_until_unanswered(pubsub, timeout)
             except Exception as error:  # the listener must outlive any Redis failure
                 logger.warning("local page copies off until Redis answers again: %r", error)
                 with self._lock:
                     self._forget(ready=False)
                 time.sleep(RECONNECT_SECONDS)
+            finally:
+                if pubsub is not None:
+                    pubsub.close()
+
+    def _receive_until_unanswered(self, pubsub: Any, timeout: float) -> None:
+        """Hand every message to ``receive``, sending a PING whenever ``PING_SECONDS`` passed;
+        raise ``Unanswered`` once nothing at all came back for ``timeout`` after a PING
+        (the subscription's confirmation counts: until it comes, nothing is kept anyway)."""
+        heard = pinged = time.monotonic()
+        while True:
+            now = time.monotonic()
+            if now - pinged >= PING_SECONDS:
+                pubsub.ping()
+                pinged = now
+            message = pubsub.get_message(timeout=min(PING_SECONDS, timeout) / 2)
+            if message is not None:
+                heard = time.monotonic()
+                self.receive(message)
+            elif pinged > heard and time.monotonic() - pinged > timeout:
+                raise Unanswered(f"no answer from Redis {timeout:g} s after a PING")
 
     def receive(self, message: dict[str, Any]) -> None:
         with self._lock:
@@ -143,7 +180,7 @@ class LocalPages:
             if EVERYTHING in tags:
                 self._pages.clear()
                 return
-            for key in [key for key, page in self._pages.items() if page.tag in tags]:
+            for key in [key for key, (page, _) in self._pages.items() if page.tag in tags]:
                 del self._pages[key]
 
 

@@ -47,7 +47,7 @@ from django.utils.module_loading import import_string
 from redis.exceptions import RedisError
 
 from . import localpages
-from .cache import past_the_breaker
+from .cache import CacheSkipped, past_the_breaker
 
 # What the cache raises when its server cannot be reached (Redis in production; the local-memory
 # cache never does).
@@ -256,7 +256,10 @@ def _look_up(request: HttpRequest, query: Iterable[str], *, store: bool = True) 
 
 
 def _unavailable(error: Exception) -> None:
-    logger.warning("the page cache is unavailable, so pages are rendered anew: %r", error)
+    # A call the open breaker skipped is not news: the breaker logged the error that opened it,
+    # and a log line (with the cost of writing it) per request would only add to an outage.
+    if not isinstance(error, CacheSkipped):
+        logger.warning("the page cache is unavailable, so pages are rendered anew: %r", error)
 
 
 # Paths this process has stored or found a page for, with the page's tag: PageCacheMiddleware

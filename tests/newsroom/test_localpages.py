@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import threading
 import time
 import uuid
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -74,6 +77,17 @@ def test_everything_and_a_lost_subscription_drop_every_page():
     assert not local.put("a", Page("story-1"), local.get("a")[1])
 
 
+def test_a_copy_is_kept_no_longer_than_the_shared_page_cache_keeps_the_page(settings):
+    settings.PAGE_CACHE_SECONDS = 0.2
+    local = listening(LocalPages("redis://unused", "test", size=10))
+    assert local.put("a", Page("story-1"), local.get("a")[1])
+    assert local.get("a")[0] == Page("story-1")
+
+    time.sleep(0.3)
+
+    assert local.get("a")[0] is None
+
+
 def test_it_keeps_at_most_its_size_dropping_the_least_recently_used():
     local = listening(LocalPages("redis://unused", "test", size=2))
     epoch = local.get("a")[1]
@@ -132,3 +146,60 @@ def test_with_a_per_process_cache_there_are_no_copies_and_nothing_to_announce(se
 
     assert localpages.local_pages() is None
     localpages.announce(["site"])  # no Redis to reach, and nothing raised
+
+
+class FreezableProxy:
+    """A TCP proxy on 127.0.0.1 to a real Redis that can stop passing bytes on, as a Redis
+    stopped with SIGSTOP does: connections stay open, commands are sent, nothing comes back."""
+
+    def __init__(self, url: str) -> None:
+        target = urlsplit(url)
+        self.target = (target.hostname, target.port or 6379)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"redis://127.0.0.1:{self.listener.getsockname()[1]}{target.path}"
+        self.frozen = threading.Event()
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            upstream = socket.create_connection(self.target)
+            self.sockets += [client, upstream]
+            threading.Thread(target=self._pump, args=(client, upstream), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client), daemon=True).start()
+
+    def _pump(self, source: socket.socket, target: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                while self.frozen.is_set():
+                    time.sleep(0.01)
+                target.sendall(data)
+        except OSError:
+            pass
+
+
+def test_a_hung_redis_counts_as_a_lost_subscription_until_it_answers_again(require_redis, settings):
+    settings.CACHE_TIMEOUT_SECONDS = 0.2
+    proxy = FreezableProxy(require_redis)
+    try:
+        local = LocalPages(proxy.url, f"test-local-pages-{uuid.uuid4().hex}", size=10)
+        local.get("warm-up")  # starts the listener thread in this process
+        assert _wait_for(lambda: local.put("a", Page("story-1"), local.get("a")[1]))
+
+        proxy.frozen.set()
+        # A change announced now would never be heard: the copies go within a PING and a timeout.
+        hung = time.monotonic()
+        assert _wait_for(lambda: local.get("a")[0] is None)
+        assert time.monotonic() - hung < localpages.PING_SECONDS + 0.2 + 0.5
+        assert not local.put("a", Page("story-1"), local.get("a")[1])
+
+        proxy.frozen.clear()
+        assert _wait_for(lambda: local.put("a", Page("story-1"), local.get("a")[1]))
+    finally:
+        # Left running (daemon threads): closed, the listener would retry and log every second
+        # until the test process ends.
+        proxy.frozen.clear()
