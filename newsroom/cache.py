@@ -92,15 +92,14 @@ def breaker_for(location: str) -> pybreaker.CircuitBreaker:
 
 def skipped_until(location: str) -> float | None:
     """While this process's breaker for the cache at ``location`` is open: the time (epoch
-    seconds) when it lets a call try the server again. None when the cache is being used."""
+    seconds) of the probe's next PING, which closes it if answered (a failed PING opens it
+    anew, moving this time on). None when the cache is being used."""
     with _breakers_lock:
         breaker = _breakers.get(location)
     if breaker is None or breaker.current_state != pybreaker.STATE_OPEN:
         return None
     opened = _opened_at.get(breaker.name)
-    if opened is None or opened + breaker.reset_timeout <= time.time():
-        return None  # the cool-down is over: the next call tries the server
-    return opened + breaker.reset_timeout
+    return (opened or time.time()) + breaker.reset_timeout
 
 
 class _LogOpening(pybreaker.CircuitBreakerListener):
