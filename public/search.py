@@ -4,11 +4,11 @@ A query is a list of terms: words, "quoted phrases" and -exclusions. A story mat
 every term is found somewhere in it (headline, dek, or the search text frozen with the
 version: angle, key facts, headings, paragraphs) and no excluded term is.
 
-On PostgreSQL each term is full-text search (English stemming) backed by a GIN index on the
-versions (migration stories 0006): it is asked for matching ids in an uncorrelated subquery,
-so it can use its index, and the outer query walks live versions newest first and stops once
-a page is full. SQLite, the embedded default, has no such index: there each term is a
-case-insensitive substring match.
+On PostgreSQL each term is full-text search (English stemming) over each version's stored
+tsvector, computed when the version is written, with a GIN index (migration stories 0009): it
+is asked for matching ids in an uncorrelated subquery, so it can use its index, and the outer
+query walks live versions newest first and stops once a page is full. SQLite, the embedded
+default, has no such column: there each term is a case-insensitive substring match.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from django.contrib.postgres.search import SearchQuery, SearchVector
 from django.db import connection
 from django.db.models import Q, QuerySet
+from django.db.models.expressions import RawSQL
 
 from stories.models import PublishedVersion
 
@@ -28,10 +28,12 @@ MAX_TERMS = 10
 _TERM = re.compile(r'(-?)"([^"]*)"|(-?)([^\s"]+)')
 
 
-# This expression must stay exactly that of the index in migration stories 0006, or PostgreSQL
-# will not use the index (a test asks PostgreSQL for the plan).
-def version_vector() -> SearchVector:
-    return SearchVector("headline", "dek", "search_text", config=SEARCH_CONFIG)
+# The versions whose stored vector (a generated column of migration stories 0009, outside the
+# model state because SQLite has none) matches a websearch query.
+_MATCHING_VERSIONS = (
+    f"SELECT {PublishedVersion._meta.pk.column} FROM {PublishedVersion._meta.db_table} "
+    "WHERE search_vector @@ websearch_to_tsquery(%s::regconfig, %s)"
+)
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,8 @@ def parse_terms(text: str) -> list[Term]:
 
 
 def _postgres_match(term: Term) -> Q:
-    query = SearchQuery(f'"{term.text}"' if term.phrase else term.text, config=SEARCH_CONFIG, search_type="websearch")
-    return Q(pk__in=PublishedVersion.objects.annotate(vector=version_vector()).filter(vector=query).values("pk"))
+    text = f'"{term.text}"' if term.phrase else term.text
+    return Q(pk__in=RawSQL(_MATCHING_VERSIONS, [SEARCH_CONFIG, text]))
 
 
 def _meaningful(terms: list[Term]) -> list[Term]:

@@ -115,4 +115,4 @@ def test_postgres_search_uses_the_gin_index(require_postgres, demo):
             cursor.execute(f"SET LOCAL enable_{method} = off")
     plan = search_versions(PublishedVersion.objects.live(), "verifier").explain()
 
-    assert "version_search_gin" in plan
+    assert "version_search_vector_gin" in plan
