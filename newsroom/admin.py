@@ -1,11 +1,17 @@
 from typing import Any
 
+from django.conf import settings
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from .models import Beat, Disclosure, Membership, Newsroom, ReuseTerms, RunGuide, SponsorAd
 from .roles import grant_role
+
+# The site's own name, not "Django administration".
+admin.site.site_header = f"{settings.SITE_NAME} · editors' desk"
+admin.site.site_title = f"{settings.SITE_NAME} desk"
+admin.site.index_title = "What needs an editor"
 
 
 class InUsersNewsroomsAdmin:
