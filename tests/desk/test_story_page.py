@@ -71,7 +71,8 @@ def test_an_editor_writes_a_whole_story_on_one_page(client, editor, desk_setup):
     # The id is the next free one, the dateline its edition's day, the slug as suggested.
     assert story.desk_id == 1
     assert story.dateline == desk_setup["edition"].starts_at.date()
-    assert story.revisions.count() == 1 and story.content_hash
+    assert story.revisions.count() == 1
+    assert story.content_hash
     document = desk.export_story(Story.objects.with_parts().get(pk=story.pk))
     assert [section["heading"] for section in document["sections"]] == ["What happened", "What it means"]
     assert [len(section["paragraphs"]) for section in document["sections"]] == [1, 2]
@@ -247,11 +248,13 @@ def test_the_last_run_s_problems_sit_beside_the_paragraph_they_concern(
 
     page = client.get(story_url(story)).content.decode()
 
-    beside = f"Section 1, paragraph 1, cite 1: claim not-a-claim is not a claim of manifest {story.cites.first().manifest_id}"
+    manifest_id = story.cites.first().manifest_id
+    beside = f"Section 1, paragraph 1, cite 1: claim not-a-claim is not a claim of manifest {manifest_id}"
     assert beside in page
     assert "Key fact 1, cite 1: claim not-a-claim" in page
     # The run's state and its age at the top.
-    assert "FAILED" in page and "ago" in page.split("FAILED", 1)[1][:600]
+    assert "FAILED" in page
+    assert "ago" in page.split("FAILED", 1)[1][:600]
     assert "sections[0].paragraphs[0]" not in page.split('class="desk-problems"', 1)[1][:2000]
 
 
@@ -283,7 +286,8 @@ def test_document_diff_lists_removed_and_added_lines_with_context():
 
     diff = [(line.kind, line.text) for line in document_diff(old, new)]
 
-    assert ("removed", "Headline: Old") in diff and ("added", "Headline: New") in diff
+    assert ("removed", "Headline: Old") in diff
+    assert ("added", "Headline: New") in diff
     assert ("same", "Dek: Same") in diff
     assert document_diff(old, old) == []
 
@@ -374,9 +378,12 @@ def test_the_admin_carries_the_site_s_name_and_a_dashboard_of_what_needs_an_edit
 
     page = client.get(reverse("admin:index")).content.decode()
 
-    assert settings.SITE_NAME in page and "Django administration" not in page
-    assert "Checks failed" in page and f"{failed.desk_id}: {failed.headline}" in page
-    assert "Drafts older than a day" in page and f"{draft.desk_id}: {draft.headline}" in page
+    assert settings.SITE_NAME in page
+    assert "Django administration" not in page
+    assert "Checks failed" in page
+    assert f"{failed.desk_id}: {failed.headline}" in page
+    assert "Drafts older than a day" in page
+    assert f"{draft.desk_id}: {draft.headline}" in page
 
 
 def big_story(story: Story, *, sections: int, paragraphs: int, cites: int, facts: int) -> Story:
