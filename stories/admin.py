@@ -29,7 +29,7 @@ from django.utils.safestring import SafeString
 from nested_admin.formsets import NestedInlineFormSet
 
 from manifests.models import Manifest
-from newsroom.admin import InUsersNewsroomsAdmin
+from newsroom.admin import InUsersNewsroomsAdmin, SafeAutocompleteAdmin
 from newsroom.models import Beat, Newsroom
 from newsroom.pagecache import private_response
 from newsroom.roles import roles_of
@@ -351,7 +351,7 @@ class RevisionInline(nested_admin.NestedTabularInline):
 
 
 @admin.register(Story)
-class StoryAdmin(RecordsStoryChange, nested_admin.NestedModelAdmin):
+class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedModelAdmin):
     form = StoryForm
     list_display = ["desk_id", "headline", "newsroom", "beat", "edition", "status", "trust", "published_at"]
     list_filter = ["status", "trust", "newsroom", "beat", "edition"]
