@@ -3,6 +3,7 @@ from the manifest store rather than typed."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -89,9 +90,25 @@ class ClaimIdsField(forms.MultipleChoiceField):
         return [str(item).strip() for item in value if str(item).strip()]
 
 
+class PositionInput(forms.NumberInput):
+    """A part's position. nested-admin sorts a page shown again with errors by the raw value it
+    was sent, so a value that is no whole number reaches the form as -1: a form error, not a crash."""
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:
+        value = super().value_from_datadict(data, files, name)
+        if value in (None, "") or re.fullmatch(r"-?\d{1,18}", str(value).strip()):
+            return value
+        return "-1"
+
+
 class OrderedPartForm(forms.ModelForm):
     """A part that keeps its place: positions are renumbered on save (``OrderedFormSet``), so a
     reordering never collides with the rows it passes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "position" in self.fields:
+            self.fields["position"].widget = PositionInput(attrs={"min": 0})
 
     def validate_unique(self) -> None:
         exclude = self._get_validation_exclusions()

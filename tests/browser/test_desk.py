@@ -24,7 +24,6 @@ from editions.models import Edition
 from newsroom.models import Beat, Newsroom, Role
 from newsroom.roles import grant_role
 from tests.factories import ClaimFactory, ManifestFactory
-from tests.workflow.conftest import eager  # noqa: F401  (tasks run in the server's thread)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -84,7 +83,7 @@ def write_paragraph(page: Any, manifest: Any, section: int, number: int, text: s
 
 
 @pytest.fixture
-def desk_world(django_user_model, eager) -> dict[str, Any]:
+def desk_world(django_user_model) -> dict[str, Any]:
     newsroom = Newsroom.objects.create(slug="harbour-desk", title="Harbour Desk")
     Beat.objects.create(newsroom=newsroom, slug="ports", title="Ports")
     Edition.objects.create(key=timezone.now().strftime("%Y-%m-%dT%H"), title="This hour")
@@ -99,6 +98,7 @@ def desk_world(django_user_model, eager) -> dict[str, Any]:
     return {"manifest": manifest}
 
 
+@pytest.mark.usefixtures("eager")
 def test_the_whole_desk_from_a_draft_to_a_corrected_story(desk_world, browser):
     manifest = desk_world["manifest"]
 

@@ -6,6 +6,7 @@ The test client raises any exception a view lets through, so a 500 fails the tes
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
 import pytest
@@ -21,8 +22,8 @@ from tests.stories.helpers import run_command
 pytestmark = pytest.mark.django_db
 
 OK = (200, 302, 403)
-OVERSIZED = "x" * 100_001
-MALFORMED = ("\x00<b>'\"", "-1", "9" * 40, "2026-13-45", "[1, {")
+OVERSIZED = "x" * 5_001  # longer than any field's limit (URLs take 1,000)
+MALFORMED = ("\x00<b>'\"[1, {", "-1.5e999")
 
 
 @pytest.fixture
@@ -30,12 +31,31 @@ def demo() -> None:
     assert run_command("load_demo").ok
 
 
+def user_with(django_user_model: Any, role: str) -> Any:
+    user = django_user_model.objects.create_user(username=f"crawl-{role}", password="pw")
+    for newsroom in Newsroom.objects.all():
+        grant_role(user=user, newsroom=newsroom, role=role)
+    return django_user_model.objects.get(pk=user.pk)
+
+
 @pytest.fixture(params=[Role.CHIEF, Role.EDITOR])
 def desk_user(request, django_user_model, demo) -> Any:
-    user = django_user_model.objects.create_user(username=f"crawl-{request.param}", password="pw")
-    for newsroom in Newsroom.objects.all():
-        grant_role(user=user, newsroom=newsroom, role=request.param)
-    return django_user_model.objects.get(pk=user.pk)
+    """A chief or an editor of the demo site's newsrooms."""
+    return user_with(django_user_model, request.param)
+
+
+@pytest.fixture(params=[Role.CHIEF, Role.EDITOR])
+def small_desk_user(request, django_user_model, stories, chief, django_capture_on_commit_callbacks) -> Any:
+    """A chief or an editor of a small desk: a checked story, a published one, a draft (every
+    form is posted many times, so its pages are kept small)."""
+    from verification.workflow import story_publish, story_submit
+
+    published = stories.good()
+    with django_capture_on_commit_callbacks(execute=True):
+        story_submit(story=published, actor="chief", user=chief)
+    story_publish(story=published, actor="chief", user=chief)
+    stories.bad()
+    return user_with(django_user_model, request.param)
 
 
 def admin_pages(user: Any) -> list[tuple[str, str, str | None]]:
@@ -52,10 +72,8 @@ def admin_pages(user: Any) -> list[tuple[str, str, str | None]]:
         obj = model_admin.get_queryset(request).order_by("pk").first() or model.objects.order_by("pk").first()
         if obj is not None:
             pages.append((label, "change", reverse("admin:{}_{}_change".format(*info), args=[obj.pk])))
-            try:
+            with suppress(NoReverseMatch):
                 pages.append((label, "history", reverse("admin:{}_{}_history".format(*info), args=[obj.pk])))
-            except NoReverseMatch:
-                pass
     return pages
 
 
@@ -85,10 +103,10 @@ def _variants(fields: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return variants
 
 
-def test_every_admin_form_posted_with_bad_values_answers_with_errors_never_a_500(client, desk_user):
-    client.force_login(desk_user)
+def test_every_admin_form_posted_with_bad_values_answers_with_errors_never_a_500(client, small_desk_user):
+    client.force_login(small_desk_user)
     answers = {}
-    for label, page, url in admin_pages(desk_user):
+    for label, page, url in admin_pages(small_desk_user):
         if page not in ("add", "change"):
             continue
         shown = client.get(url)
