@@ -11,7 +11,8 @@ class EditionAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         from django.db.models import Count
 
-        return super().get_queryset(request).annotate(story_total=Count("stories"))
+        # Ordered again: a counting query drops Meta.ordering, and the autocomplete pages it.
+        return super().get_queryset(request).annotate(story_total=Count("stories")).order_by("-key")
 
     @admin.display(description="stories", ordering="story_total")
     def story_count(self, edition: Edition) -> int:

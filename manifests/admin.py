@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from newsroom.admin import SafeAutocompleteAdmin
+
 from .models import Claim, Manifest
 
 
@@ -45,7 +47,7 @@ class ManifestAdmin(admin.ModelAdmin):
 
 
 @admin.register(Claim)
-class ClaimAdmin(admin.ModelAdmin):
+class ClaimAdmin(SafeAutocompleteAdmin, admin.ModelAdmin):
     list_display = ["claim_id", "manifest", "type", "confidence", "short_text"]
     list_filter = ["type"]
     list_select_related = ["manifest"]

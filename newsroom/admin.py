@@ -1,11 +1,46 @@
 from typing import Any
 
+from django.conf import settings
 from django.contrib import admin
+from django.contrib.admin.widgets import AutocompleteSelect
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from .models import Beat, Disclosure, Membership, Newsroom, ReuseTerms, RunGuide, SponsorAd
 from .roles import grant_role
+
+# The site's own name, not "Django administration".
+admin.site.site_header = f"{settings.SITE_NAME} · editors' desk"
+admin.site.site_title = f"{settings.SITE_NAME} desk"
+admin.site.index_title = "What needs an editor"
+
+
+class SafeAutocompleteSelect(AutocompleteSelect):
+    """Django's autocomplete select, which looks the chosen rows up to show them again on a form
+    with errors; a malformed value (not an id at all) is shown as nothing rather than raising."""
+
+    def optgroups(self, name: str, value: list[Any], attr: dict[str, Any] | None = None) -> list[Any]:
+        target = self.field.target_field
+        valid = []
+        for item in value:
+            try:
+                target.to_python(item)
+            except ValidationError:
+                continue
+            if isinstance(item, str) and "\x00" in item:
+                continue
+            valid.append(item)
+        return super().optgroups(name, valid, attr)
+
+
+class SafeAutocompleteAdmin:
+    """An admin whose autocomplete fields use ``SafeAutocompleteSelect``."""
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if "widget" not in kwargs and db_field.name in self.get_autocomplete_fields(request):
+            kwargs["widget"] = SafeAutocompleteSelect(db_field, self.admin_site, using=kwargs.get("using"))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 class InUsersNewsroomsAdmin:
@@ -38,7 +73,7 @@ class NewsroomAdmin(admin.ModelAdmin):
 
 
 @admin.register(Beat)
-class BeatAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
+class BeatAdmin(InUsersNewsroomsAdmin, SafeAutocompleteAdmin, admin.ModelAdmin):
     newsroom_lookup = "newsroom"
     list_display = ["title", "slug", "newsroom"]
     list_filter = ["newsroom"]
@@ -48,7 +83,7 @@ class BeatAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
+class MembershipAdmin(InUsersNewsroomsAdmin, SafeAutocompleteAdmin, admin.ModelAdmin):
     """Who works where, and as what. Chiefs see their newsrooms' people; superusers grant roles
     (as ``manage.py add_editor`` does)."""
 

@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "knox",
     "django_filters",
     "drf_spectacular",
+    "nested_admin",
     "newsroom",
     "manifests",
     "stories",
@@ -113,6 +114,10 @@ INSTALLED_APPS = [
 # What renders a published story's page and twins (the public site), and who tells the CDN
 # which cache tags to purge (see newsroom/pagecache.py); both are dotted paths.
 STORY_ARTIFACT_RENDERER = "public.artifacts.render_artifacts"
+# What renders an editor's preview of a working copy (the admin's "Preview" link).
+STORY_PREVIEW_RENDERER = "public.artifacts.render_preview"
+# What renders a paragraph's Markdown on the page, for the preview beside each paragraph in admin.
+STORY_MARKDOWN_RENDERER = "public.markup.render_markdown"
 CACHE_PURGE_HOOK = os.getenv("CACHE_PURGE_HOOK", "newsroom.pagecache.purge_nothing")
 
 MIDDLEWARE = [

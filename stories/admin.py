@@ -1,14 +1,41 @@
-"""The story admin: every part of a story's working copy visible and editable in order.
+"""The story admin: one page for the whole story, every part of its working copy in order.
 
-Every page here edits the working copy only, and records the change as every other path does
-(a revision, a fresh content hash): readers keep the live version until a publish passes the
-gate. The live versions themselves are shown read-only.
+Sections hold their paragraphs and paragraphs their cites, nested on the story's page
+(django-nested-admin); story parts have no pages of their own. Every save edits the working
+copy only and records the change as every other path does (one revision, a fresh content
+hash): readers keep the live version until a publish passes the gate. The live versions
+themselves are shown read-only.
 """
 
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any
+
+import nested_admin
+from django.conf import settings
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.db.models import F, Prefetch, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.module_loading import import_string
+from django.utils.safestring import SafeString
+from nested_admin.formsets import NestedInlineFormSet
 
-from newsroom.admin import InUsersNewsroomsAdmin
+from manifests.models import Manifest
+from newsroom.admin import InUsersNewsroomsAdmin, SafeAutocompleteAdmin
+from newsroom.models import Beat, Newsroom
+from newsroom.pagecache import private_response
+from newsroom.roles import roles_of
 
+from . import desk
+from .diffing import document_diff
+from .forms import CiteForm, ManifestLookup, OrderedPartForm, StoryForm, claim_label, manifest_label
 from .models import (
     Cite,
     Correction,
@@ -22,6 +49,7 @@ from .models import (
     Section,
     Story,
 )
+from .paths import describe_path, part_of
 from .services import story_record_change
 
 
@@ -57,72 +85,280 @@ class RecordsStoryChange:
             self.record(request, story, f"{obj._meta.verbose_name} deleted in admin")
 
 
-class KeyFactInline(admin.StackedInline):
+# Positions are moved out of the way by this much while a formset renumbers its rows.
+POSITION_OFFSET = 1_000_000
+AUTOCOMPLETE_PAGE = 20
+
+
+class DeskPage:
+    """What one request's story page shows beside the text: the last run's problems by the key
+    fact or paragraph they concern, and the manifests its cites name, each read once."""
+
+    def __init__(self, story_pk: int | None, problems: Callable[[], list[tuple[str, str]]], urls: dict[str, str]):
+        self.story_pk = story_pk
+        self._problem_source = problems
+        self.urls = urls
+        self.lookup = ManifestLookup()
+        if story_pk is not None:
+            self.lookup.preload_story(story_pk)
+
+    @cached_property
+    def problems(self) -> dict[str, list[str]]:
+        """Problems in an editor's words, by the part they concern ("$" for the rest)."""
+        by_part: dict[str, list[str]] = defaultdict(list)
+        for at, message in self._problem_source():
+            by_part[part_of(at) or "$"].append(f"{describe_path(at)}: {message}")
+        return dict(by_part)
+
+    @cached_property
+    def paths(self) -> dict[tuple[str, int], str]:
+        """Each key fact's and paragraph's desk/1 path, by (model name, pk)."""
+        if self.story_pk is None or not self.problems:
+            return {}
+        found: dict[tuple[str, int], str] = {}
+        for number, pk in enumerate(KeyFact.objects.filter(story_id=self.story_pk).values_list("pk", flat=True)):
+            found[("keyfact", pk)] = f"key_facts[{number}]"
+        sections = {
+            pk: number
+            for number, pk in enumerate(Section.objects.filter(story_id=self.story_pk).values_list("pk", flat=True))
+        }
+        counters: dict[int, int] = defaultdict(int)
+        for pk, section_pk in Paragraph.objects.filter(story_id=self.story_pk).values_list("pk", "section_id"):
+            found[("paragraph", pk)] = f"sections[{sections[section_pk]}].paragraphs[{counters[section_pk]}]"
+            counters[section_pk] += 1
+        return found
+
+    def problems_of(self, obj: Any) -> list[str]:
+        if obj is None or obj.pk is None or not self.problems:
+            return []
+        return self.problems.get(self.paths.get((obj._meta.model_name, obj.pk), ""), [])
+
+
+def _story_pk_of(instance: Any) -> int | None:
+    return instance.pk if isinstance(instance, Story) else getattr(instance, "story_id", None)
+
+
+class OrderedFormSet(NestedInlineFormSet):
+    """The parts of one story under one parent, kept in order.
+
+    - Only rows of this story can be named by a posted id, so no form edits another story's part.
+    - Positions are renumbered 0, 1, 2… in the order the editor gave on save; rows that move
+      step aside first, so a reordering never trips the unique position.
+    - On a page, the rows come from the parent's prefetched parts: no query per section or
+      paragraph (see ``SectionInline.get_queryset``).
+    """
+
+    scope: dict[str, Any] = {}
+
+    def _story_rows(self) -> Any:
+        story_pk = _story_pk_of(self.instance)
+        if story_pk is None:
+            return self.model._default_manager.none()
+        return self.model._default_manager.filter(story_id=story_pk, **self.scope)
+
+    def get_queryset(self) -> Any:
+        if not hasattr(self, "_desk_rows"):
+            if self.data:
+                # nested-admin finds rows by the posted ids (a part may move to another section).
+                self._desk_rows = super().get_queryset().filter(story_id=_story_pk_of(self.instance), **self.scope)
+            elif self.instance.pk is not None and not isinstance(self.instance, Story):
+                rows = getattr(self.instance, self.fk.remote_field.get_accessor_name()).all()
+                self._desk_rows = [row for row in rows if all(getattr(row, k) == v for k, v in self.scope.items())]
+            else:
+                self._desk_rows = super().get_queryset()
+        return self._desk_rows
+
+    def add_fields(self, form: Any, index: int | None) -> None:
+        super().add_fields(form, index)
+        pk_field = form.fields.get(self.model._meta.pk.name)
+        if pk_field is not None and hasattr(pk_field, "queryset"):
+            pk_field.queryset = self._story_rows()
+
+    def validate_unique(self) -> None:
+        # Every unique rule of a story part is about its position, which save renumbers.
+        return
+
+    def process_forms_pre_save(self, forms: list[Any]) -> list[Any]:
+        forms = super().process_forms_pre_save(forms)
+        moving = [
+            form.instance.pk
+            for form in forms
+            if form._is_initial
+            and form.instance.pk
+            and (self._should_delete_form(form) or form.initial.get("position") != form.instance.position)
+        ]
+        if moving:
+            self._story_rows().filter(pk__in=moving).update(position=F("position") + POSITION_OFFSET)
+        return forms
+
+    def save_new(self, form: Any, commit: bool = True) -> Any:
+        for name, value in self.scope.items():
+            setattr(form.instance, name, value)
+        return super().save_new(form, commit=commit)
+
+
+class DeskInline:
+    """A part of the story on its page: ordered by dragging (or its position), and aware of
+    the request's ``DeskPage`` for what it shows beside the text."""
+
+    formset = OrderedFormSet
+    form = OrderedPartForm
+    extra = 0
+    sortable_field_name = "position"
+    desk: DeskPage | None = None
+
+    def get_inline_instances(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        instances = super().get_inline_instances(request, obj)
+        for inline in instances:
+            inline.desk = getattr(request, "desk_page", None)
+        return instances
+
+    @admin.display(description="checks")
+    def checks(self, obj: Any) -> SafeString | str:
+        problems = self.desk.problems_of(obj) if self.desk is not None else []
+        if not problems:
+            return "—"
+        return format_html(
+            '<ul class="desk-problems">{}</ul>', format_html_join("", "<li>{}</li>", ((p,) for p in problems))
+        )
+
+
+class CiteInline(DeskInline, nested_admin.NestedTabularInline):
+    model = Cite
+    form = CiteForm
+    fields = ["position", "manifest_id", "claim_ids", "not_in_store"]
+    verbose_name = "cite"
+
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        # The page's manifests and the autocomplete's addresses, for every cite form on it.
+        page = getattr(request, "desk_page", None)
+        attrs = {"lookup": page.lookup if page else ManifestLookup(), "urls": page.urls if page else {}}
+        kwargs["form"] = type(CiteForm.__name__, (self.form,), attrs)
+        return super().get_formset(request, obj, **kwargs)
+
+
+class KeyFactCiteInline(CiteInline):
+    fk_name = "key_fact"
+
+
+class ParagraphCiteInline(CiteInline):
+    fk_name = "paragraph"
+
+
+class KeyFactInline(DeskInline, nested_admin.NestedStackedInline):
     model = KeyFact
-    extra = 0
-    fields = ["position", "text", "self_reported", "cite_summary"]
-    readonly_fields = ["cite_summary"]
-    show_change_link = True
+    fields = ["position", "text", "self_reported", "checks"]
+    readonly_fields = ["checks"]
+    inlines = [KeyFactCiteInline]
 
-    @admin.display(description="cites")
-    def cite_summary(self, fact: KeyFact) -> str:
-        return "; ".join(str(cite) for cite in fact.cites.all()) or "—"
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).prefetch_related("cites")
 
 
-class SectionInline(admin.TabularInline):
+class ParagraphInline(DeskInline, nested_admin.NestedStackedInline):
+    model = Paragraph
+    fk_name = "section"
+    fields = ["position", "markdown", "rendered", "checks"]
+    readonly_fields = ["rendered", "checks"]
+    inlines = [ParagraphCiteInline]
+
+    @admin.display(description="preview")
+    def rendered(self, paragraph: Paragraph) -> SafeString | str:
+        if not paragraph.markdown:
+            return "—"
+        # The renderer of the public page, so the preview is what readers will get.
+        html = import_string(settings.STORY_MARKDOWN_RENDERER)(paragraph.markdown)
+        return format_html('<div class="desk-preview">{}</div>', html)
+
+
+class SectionInline(DeskInline, nested_admin.NestedStackedInline):
     model = Section
-    extra = 0
-    fields = ["position", "heading", "paragraph_count"]
-    readonly_fields = ["paragraph_count"]
-    show_change_link = True
+    fields = ["position", "heading"]
+    inlines = [ParagraphInline]
 
-    @admin.display(description="paragraphs")
-    def paragraph_count(self, section: Section) -> int:
-        return section.paragraphs.count()
+    def get_queryset(self, request: HttpRequest) -> Any:
+        # Every paragraph and cite of the story in two more queries, whatever its size.
+        paragraphs = Paragraph.objects.order_by("position").prefetch_related("cites")
+        return super().get_queryset(request).prefetch_related(Prefetch("paragraphs", queryset=paragraphs))
 
 
-class ImageInline(admin.TabularInline):
+class ImageForm(OrderedPartForm):
+    class Meta:
+        model = Image
+        fields = ["position", "url", "alt", "caption", "credit"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Readers who cannot see the image get its alt text: it is not optional here.
+        self.fields["alt"].required = True
+
+
+class ImageInline(DeskInline, nested_admin.NestedStackedInline):
     model = Image
-    extra = 0
+    form = ImageForm
 
 
-class ListItemInline(admin.TabularInline):
-    model = ListItem
-    extra = 0
-    verbose_name = "unresolved question or decision-card item"
-    verbose_name_plural = "unresolved questions and decision card"
+class RelatedLinkInline(DeskInline, nested_admin.NestedTabularInline):
+    model = RelatedLink
+    fields = ["position", "headline", "url", "slug"]
 
 
-class CorrectionInline(admin.TabularInline):
+def _list_inline(kind: ListItem.Kind, plural: str) -> type:
+    """One of the story's plain lists (unresolved questions, the decision card's three)."""
+    formset = type(f"{kind.name.title()}FormSet", (OrderedFormSet,), {"scope": {"kind": kind}})
+
+    class ListInline(DeskInline, nested_admin.NestedTabularInline):
+        model = ListItem
+        fields = ["position", "text"]
+        verbose_name = kind.label.lower()
+        verbose_name_plural = plural
+
+        def get_queryset(self, request: HttpRequest) -> Any:
+            return super().get_queryset(request).filter(kind=kind)
+
+    ListInline.formset = formset
+    ListInline.__name__ = ListInline.__qualname__ = f"{kind.name.title().replace('_', '')}Inline"
+    return ListInline
+
+
+UnresolvedInline = _list_inline(ListItem.Kind.UNRESOLVED, "unresolved questions")
+UsefulForInline = _list_inline(ListItem.Kind.USEFUL_FOR, "decision card: useful for")
+NotForInline = _list_inline(ListItem.Kind.NOT_FOR, "decision card: not for")
+CompareAgainstInline = _list_inline(ListItem.Kind.COMPARE_AGAINST, "decision card: compare against")
+
+
+class CorrectionInline(nested_admin.NestedTabularInline):
     model = Correction
     extra = 0
+    is_sortable = False
+    fields = ["position", "published_at", "text"]
 
 
-class RelatedLinkInline(admin.TabularInline):
-    model = RelatedLink
-    extra = 0
-
-
-class RevisionInline(admin.TabularInline):
+class RevisionInline(nested_admin.NestedTabularInline):
     model = Revision
     extra = 0
     fields = ["created_at", "actor", "note"]
     readonly_fields = fields
     can_delete = False
-    show_change_link = True
+    is_sortable = False
 
     def has_add_permission(self, request, obj=None):
         return False
 
+    def has_change_permission(self, request, obj=None):
+        return False
+
 
 @admin.register(Story)
-class StoryAdmin(RecordsStoryChange, admin.ModelAdmin):
+class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedModelAdmin):
+    form = StoryForm
     list_display = ["desk_id", "headline", "newsroom", "beat", "edition", "status", "trust", "published_at"]
     list_filter = ["status", "trust", "newsroom", "beat", "edition"]
     list_select_related = ["newsroom", "beat", "edition"]
     search_fields = ["headline", "slug", "=desk_id", "dek"]
     date_hierarchy = "published_at"
     autocomplete_fields = ["newsroom", "beat", "edition"]
+    prepopulated_fields = {"slug": ("headline",)}
     readonly_fields = [
         "status",
         "created_at",
@@ -132,16 +368,48 @@ class StoryAdmin(RecordsStoryChange, admin.ModelAdmin):
         "run_guide",
         "sponsor",
         "live_version_summary",
+        "live_diff",
     ]
     fieldsets = [
-        (None, {"fields": ["desk_id", "slug", "dateline", "status", "published_at", "trust"]}),
-        ("What readers get", {"fields": ["live_version_summary"]}),
-        ("Placement", {"fields": ["newsroom", "beat", "edition", "audience"]}),
-        ("Text", {"fields": ["headline", "dek", "angle"]}),
-        ("Writer", {"fields": ["writer_agent", "writer_run_id"]}),
-        ("Site-wide texts carried", {"fields": ["disclosure", "reuse_terms", "run_guide", "sponsor"]}),
-        ("History", {"fields": ["created_at", "updated_at"]}),
+        ("Story", {"fields": ["headline", "slug", "dek", "angle", "trust", "audience"]}),
+        ("Placement", {"fields": [("newsroom", "beat"), ("edition", "dateline"), "desk_id"]}),
+        ("What readers get", {"fields": ["status", "published_at", "live_version_summary", "live_diff"]}),
+        ("Writer", {"fields": ["writer_agent", "writer_run_id"], "classes": ["collapse"]}),
+        (
+            "Site-wide texts carried",
+            {"fields": ["disclosure", "reuse_terms", "run_guide", "sponsor"], "classes": ["collapse"]},
+        ),
+        ("History", {"fields": ["created_at", "updated_at"], "classes": ["collapse"]}),
     ]
+    inlines = [
+        KeyFactInline,
+        SectionInline,
+        UnresolvedInline,
+        UsefulForInline,
+        NotForInline,
+        CompareAgainstInline,
+        ImageInline,
+        RelatedLinkInline,
+        CorrectionInline,
+        RevisionInline,
+    ]
+
+    class Media:
+        css = {
+            "all": [
+                "admin/css/vendor/select2/select2.min.css",
+                "admin/css/autocomplete.css",
+                "admin/desk/desk.css",
+            ]
+        }
+        js = [
+            "admin/js/vendor/jquery/jquery.min.js",
+            "admin/js/vendor/select2/select2.full.min.js",
+            "admin/js/jquery.init.js",
+            "admin/desk/cites.js",
+        ]
+
+    # --- The page ----------------------------------------------------------------------------
 
     def get_readonly_fields(self, request, obj=None):
         fields = list(super().get_readonly_fields(request, obj))
@@ -149,6 +417,48 @@ class StoryAdmin(RecordsStoryChange, admin.ModelAdmin):
             # A published story's address is fixed: its URL never moves.
             fields += ["slug", "dateline"]
         return fields
+
+    def get_prepopulated_fields(self, request, obj=None):
+        # A slug shown read-only (a published story's) is not suggested again.
+        if obj is not None and obj.live_version_or_none is not None:
+            return {}
+        return super().get_prepopulated_fields(request, obj)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        # Only the user's newsrooms and their beats are offered, or accepted from a form.
+        if db_field.name == "newsroom":
+            kwargs["queryset"] = Newsroom.objects.for_user(request.user)
+        elif db_field.name == "beat":
+            kwargs["queryset"] = Beat.objects.filter(newsroom__in=Newsroom.objects.for_user(request.user))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_inline_instances(self, request, obj=None):
+        instances = super().get_inline_instances(request, obj)
+        for inline in instances:
+            inline.desk = getattr(request, "desk_page", None)
+        return instances
+
+    def check_problems(self, story_pk: int) -> list[tuple[str, str]]:
+        """The last check run's problems as (desk/1 path, message); the verification room's
+        admin, which knows the runs, supplies them."""
+        return []
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        story_pk = int(object_id) if object_id and str(object_id).isdigit() else None
+        if story_pk is not None and not self.get_queryset(request).filter(pk=story_pk).exists():
+            story_pk = None  # another newsroom's story: Django's own answer follows, nothing read for it
+        request.desk_page = DeskPage(
+            story_pk,
+            problems=(lambda: self.check_problems(story_pk)) if story_pk is not None else list,
+            urls={
+                "manifests": reverse("admin:stories_story_manifests"),
+                "claims": reverse("admin:stories_story_claims"),
+            },
+        )
+        context = dict(extra_context or {})
+        if story_pk is not None:
+            context["preview_url"] = reverse("admin:stories_story_preview", args=[story_pk])
+        return super().changeform_view(request, object_id, form_url, context)
 
     @admin.display(description="live version")
     def live_version_summary(self, story: Story) -> str:
@@ -159,78 +469,96 @@ class StoryAdmin(RecordsStoryChange, admin.ModelAdmin):
         parts = [f"{state}; published {version.published_at:%Y-%m-%d %H:%M} UTC; gate: {version.gate}"]
         if story.has_unpublished_changes:
             parts.append("the working copy has changes readers do not get until it is published again")
+        else:
+            parts.append("the working copy is what readers get")
         if version.flag:
             parts.append(f"FLAGGED: {version.flag}")
         return ". ".join(parts)
 
-    inlines = [
-        KeyFactInline,
-        SectionInline,
-        ImageInline,
-        ListItemInline,
-        CorrectionInline,
-        RelatedLinkInline,
-        RevisionInline,
-    ]
+    @admin.display(description="changes since publication")
+    def live_diff(self, story: Story) -> SafeString | str:
+        version = story.live_version_or_none
+        if version is None or not story.pk:
+            return "—"
+        if not story.has_unpublished_changes:
+            return "None: the working copy is what readers get."
+        working = desk.export_story(Story.objects.with_parts().get(pk=story.pk))
+        return document_diff(json.loads(version.document), working)
 
+    # --- Cites: manifests and claims from the store ----------------------------------------------
 
-class CiteInline(admin.TabularInline):
-    model = Cite
-    extra = 0
-    fields = ["position", "manifest_id", "claim_ids"]
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("manifests/", wrap(self.manifests_view), name="stories_story_manifests"),
+            path("manifests/claims/", wrap(self.claims_view), name="stories_story_claims"),
+            path("<path:object_id>/preview/", wrap(self.preview_view), name="stories_story_preview"),
+            *super().get_urls(),
+        ]
 
+    def _may_cite(self, request: HttpRequest) -> None:
+        # Whoever may write a story of some newsroom may look manifests up to cite them.
+        if not (self.has_change_permission(request) or self.has_add_permission(request)) or not roles_of(request.user):
+            raise PermissionDenied
 
-class ParagraphInline(admin.StackedInline):
-    model = Paragraph
-    extra = 0
-    fields = ["position", "markdown"]
-    show_change_link = True
+    def manifests_view(self, request: HttpRequest) -> JsonResponse:
+        """select2's answer: manifests matching ``term`` by id, title or publisher, newest first."""
+        self._may_cite(request)
+        term = request.GET.get("term", "").strip()[:200]
+        try:
+            page = max(1, int(request.GET.get("page", "1")))
+        except ValueError:
+            page = 1
+        found = Manifest.objects.all()
+        if term:
+            found = found.filter(
+                Q(manifest_id__istartswith=term) | Q(title__icontains=term) | Q(source_name__icontains=term)
+            )
+        start = (page - 1) * AUTOCOMPLETE_PAGE
+        rows = list(found.order_by("-published_date", "manifest_id")[start : start + AUTOCOMPLETE_PAGE + 1])
+        return JsonResponse(
+            {
+                "results": [
+                    {"id": manifest.manifest_id, "text": manifest_label(manifest)}
+                    for manifest in rows[:AUTOCOMPLETE_PAGE]
+                ],
+                "pagination": {"more": len(rows) > AUTOCOMPLETE_PAGE},
+            }
+        )
 
+    def claims_view(self, request: HttpRequest) -> JsonResponse:
+        """The claims of one manifest, with their text, for the cite's claim list."""
+        self._may_cite(request)
+        manifest = Manifest.objects.filter(manifest_id=request.GET.get("manifest_id", "")).first()
+        if manifest is None:
+            return JsonResponse({"found": False, "results": []})
+        return JsonResponse(
+            {
+                "found": True,
+                "manifest": manifest_label(manifest),
+                "results": [
+                    {"id": claim.claim_id, "text": claim_label(claim)} for claim in manifest.claims.order_by("position")
+                ],
+            }
+        )
 
-@admin.register(Section)
-class SectionAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
-    list_display = ["heading", "story", "position"]
-    list_select_related = ["story"]
-    search_fields = ["heading", "story__headline"]
-    autocomplete_fields = ["story"]
-    inlines = [ParagraphInline]
+    # --- Preview ---------------------------------------------------------------------------------
 
-
-@admin.register(Paragraph)
-class ParagraphAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
-    list_display = ["__str__", "section", "position"]
-    list_select_related = ["section"]
-    search_fields = ["markdown"]
-    autocomplete_fields = ["story", "section"]
-    inlines = [CiteInline]
-
-    def save_formset(self, request, form, formset, change):
-        # A cite also points at its story, so one query finds all of a story's cites.
-        for cite in formset.save(commit=False):
-            cite.story_id = form.instance.story_id
-            cite.save()
-        formset.save_m2m()
-        for cite in formset.deleted_objects:
-            cite.delete()
-
-
-@admin.register(KeyFact)
-class KeyFactAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
-    list_display = ["__str__", "story", "self_reported"]
-    list_filter = ["self_reported"]
-    list_select_related = ["story"]
-    search_fields = ["text"]
-    autocomplete_fields = ["story"]
-    inlines = [CiteInline]
-    save_formset = ParagraphAdmin.save_formset
-
-
-@admin.register(Cite)
-class CiteAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
-    list_display = ["manifest_id", "claim_ids", "story", "key_fact", "paragraph"]
-    list_select_related = ["story", "key_fact", "paragraph"]
-    search_fields = ["manifest_id", "story__headline"]
-    raw_id_fields = ["story", "key_fact", "paragraph"]
+    def preview_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The working copy exactly as readers would get it; only for who may see the story,
+        never cached nor indexed."""
+        story = self.get_object(request, object_id)
+        if story is None:
+            raise Http404("No story of yours has this id")
+        if not self.has_view_permission(request, story):
+            raise PermissionDenied
+        document = desk.export_story(Story.objects.with_parts().get(pk=story.pk))
+        if story.has_unpublished_changes:
+            status = "with changes readers do not get yet"
+        else:
+            status = story.get_status_display().lower()
+        html = import_string(settings.STORY_PREVIEW_RENDERER)(document, status_text=status)
+        return private_response(HttpResponse(html))
 
 
 @admin.register(Revision)
@@ -245,31 +573,6 @@ class RevisionAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
-
-
-@admin.register(Image)
-class ImageAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
-    list_display = ["__str__", "story", "credit", "position"]
-    list_select_related = ["story"]
-    search_fields = ["alt", "caption", "credit", "story__headline"]
-    autocomplete_fields = ["story"]
-
-
-@admin.register(ListItem)
-class ListItemAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
-    list_display = ["__str__", "kind", "story", "position"]
-    list_filter = ["kind"]
-    list_select_related = ["story"]
-    search_fields = ["text", "story__headline"]
-    autocomplete_fields = ["story"]
-
-
-@admin.register(RelatedLink)
-class RelatedLinkAdmin(InUsersNewsroomsAdmin, RecordsStoryChange, admin.ModelAdmin):
-    list_display = ["headline", "story", "url", "position"]
-    list_select_related = ["story"]
-    search_fields = ["headline", "slug", "story__headline"]
-    autocomplete_fields = ["story"]
 
 
 @admin.register(Correction)

@@ -221,6 +221,12 @@ class Paragraph(OrderedPart):
     def __str__(self) -> str:
         return self.markdown[:80]
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # A paragraph belongs to its section's story, whatever a form sent: the story link is a
+        # copy kept for fast reads, never a second source of truth.
+        self.story_id = self.section.story_id
+        super().save(*args, **kwargs)
+
 
 class Cite(OrderedPart):
     """A citation ``{manifest_id, claim_ids}`` of a key fact or of a paragraph.
@@ -255,7 +261,15 @@ class Cite(OrderedPart):
         ]
 
     def __str__(self) -> str:
-        return f"{self.manifest_id} [{', '.join(self.claim_ids)}]"
+        claim_ids = self.claim_ids if isinstance(self.claim_ids, list) else [self.claim_ids]
+        return f"{self.manifest_id} [{', '.join(str(claim_id) for claim_id in claim_ids)}]"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # A cite belongs to the story of the key fact or paragraph it supports (see Paragraph.save).
+        owner = self.key_fact if self.key_fact_id else self.paragraph
+        if owner is not None:
+            self.story_id = owner.story_id
+        super().save(*args, **kwargs)
 
     def as_desk(self) -> dict[str, Any]:
         return {"manifest_id": self.manifest_id, "claim_ids": list(self.claim_ids)}

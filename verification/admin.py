@@ -12,13 +12,16 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.timesince import timesince
 
 import stories.admin  # noqa: F401  (registers StoryAdmin, which is extended below)
 from newsroom.admin import InUsersNewsroomsAdmin
 from stories.history_admin import EditVersionLockAdminMixin, StoryHistoryAdminMixin
 from stories.models import Story
+from stories.paths import describe_path
 
 from . import desk_admin  # noqa: F401  (registers the editions' and manifests' desk pages)
 from .models import VerificationRun
@@ -45,8 +48,11 @@ def checks_html(run: VerificationRun) -> SafeString:
         return format_html("<em>{}</em>", "no results yet" if not run.is_finished else "no checks recorded")
     items = []
     for check in run.checks:
+        # In an editor's words ("Section 2, paragraph 1"), the desk/1 path kept as a tooltip.
         problems = format_html_join(
-            "", "<li><code>{}</code>: {}</li>", ((problem["at"], problem["message"]) for problem in check["problems"])
+            "",
+            '<li><span title="{}">{}</span>: {}</li>',
+            ((problem["at"], describe_path(problem["at"]), problem["message"]) for problem in check["problems"]),
         )
         items.append(
             format_html(
@@ -149,11 +155,12 @@ def verification_summary(story: Story) -> SafeString:
             run.override_reason,
         )
     return format_html(
-        '<p>{}{} — <a href="{}">run {}</a>, queued {} by {} · <a href="{}">all runs</a></p>{}{}',
+        '<p class="desk-run">{}{} — <a href="{}">run {}</a>, {} ago ({} UTC) by {} · <a href="{}">all runs</a></p>{}{}',
         _badge(run.status),
         note,
         run_url,
         run.pk,
+        timesince(run.finished_at or run.queued_at, timezone.now()),
         f"{run.queued_at:%Y-%m-%d %H:%M}",
         run.started_by,
         runs_url,
@@ -167,7 +174,20 @@ BaseStoryAdmin = type(admin.site.get_model_admin(Story))
 
 class StoryAdmin(StoryHistoryAdminMixin, EditVersionLockAdminMixin, StoryWorkflowAdminMixin, BaseStoryAdmin):
     readonly_fields = [*BaseStoryAdmin.readonly_fields, "verification"]
-    fieldsets = [*BaseStoryAdmin.fieldsets, ("Verification", {"fields": ["verification"]})]
+    # The checks' state and age first: what an editor opens the page to learn.
+    fieldsets = [("Checks", {"fields": ["verification"]}), *BaseStoryAdmin.fieldsets]
+
+    def check_problems(self, story_pk: int) -> list[tuple[str, str]]:
+        """The last run's problems (of checks that did not pass), shown beside their parts."""
+        run = VerificationRun.objects.filter(story_id=story_pk).order_by("-queued_at", "-pk").first()
+        if run is None:
+            return []
+        return [
+            (problem["at"], problem["message"])
+            for check in run.checks
+            if check["status"] != "pass"
+            for problem in check.get("problems", [])
+        ]
 
     @admin.display(description="latest checks")
     def verification(self, story: Story) -> SafeString:

@@ -234,7 +234,9 @@ class StoryWorkflowAdminMixin:
             self.message_user(request, error.message, messages.ERROR)
         else:
             if not result.published:
-                self.message_user(request, "The story was already published; nothing changed.", messages.INFO)
+                self.message_user(
+                    request, "Already published, nothing to do: readers get this very content.", messages.INFO
+                )
             elif result.overridden:
                 self.message_user(request, "Published, overriding the checks; your reason is kept with the run.")
             else:
@@ -256,6 +258,9 @@ class StoryWorkflowAdminMixin:
 
     def retract_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         story = self._story_for_step(request, object_id)
+        if story.status == Story.Status.RETRACTED:
+            self.message_user(request, "Already retracted, nothing to do.", messages.INFO)
+            return self._back_to(story)
         form = RetractForm(request.POST if request.method == "POST" else None)
         if request.method == "POST" and form.is_valid():
             try:
@@ -322,7 +327,9 @@ class StoryWorkflowAdminMixin:
             except WorkflowError as error:
                 self.message_user(request, f"{story.desk_id}: {error.message}", messages.ERROR)
             else:
-                # A story that was already published is no news.
-                succeeded += getattr(outcome, "published", True)
+                if getattr(outcome, "published", True):
+                    succeeded += 1
+                else:
+                    self.message_user(request, f"{story.desk_id}: already published, nothing to do.", messages.INFO)
         if succeeded:
             self.message_user(request, f"{succeeded} {'story' if succeeded == 1 else 'stories'} {done}.")

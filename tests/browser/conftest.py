@@ -18,6 +18,7 @@ import pytest
 
 from tests.conftest import skip_or_fail
 from tests.site.conftest import demo, empty_page_cache  # noqa: F401  (shared fixtures)
+from tests.workflow.conftest import eager  # noqa: F401  (tasks run in the live server's thread)
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"

@@ -18,6 +18,7 @@ class _FormFields(HTMLParser):
         self._textarea: str | None = None
         self._text: list[str] = []
         self._select: str | None = None
+        self._multiple = False
         self._options: list[tuple[str, bool]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -37,7 +38,7 @@ class _FormFields(HTMLParser):
         elif tag == "textarea" and name:
             self._textarea, self._text = name, []
         elif tag == "select" and name:
-            self._select, self._options = name, []
+            self._select, self._options, self._multiple = name, [], "multiple" in attributes
         elif tag == "option" and self._select is not None:
             self._options.append((attributes.get("value", ""), "selected" in attributes))
 
@@ -52,7 +53,11 @@ class _FormFields(HTMLParser):
             self._textarea = None
         elif tag == "select" and self._select is not None:
             chosen = [value for value, selected in self._options if selected]
-            self.fields.append((self._select, chosen[0] if chosen else ""))
+            if self._multiple:
+                # A multiple select sends each chosen value (a list here), or nothing.
+                self.fields.append((self._select, chosen))
+            else:
+                self.fields.append((self._select, chosen[0] if chosen else ""))
             self._select = None
         elif tag == "form" and self._in_form:
             self._in_form, self._done = False, True

@@ -47,7 +47,11 @@ def test_a_run_page_shows_each_problem_and_cannot_be_edited(editor, story):
 
     assert page.status_code == 200
     html = page.content.decode()
-    assert "<code>sections[0].paragraphs[0]</code>: &#x27;13&#x27; is in none of the cited claims" in html
+    # In an editor's words, the desk/1 path kept as a tooltip.
+    assert (
+        '<span title="sections[0].paragraphs[0]">Section 1, paragraph 1</span>: '
+        "&#x27;13&#x27; is in none of the cited claims"
+    ) in html
     assert 'name="_save"' not in html
     assert editor.post(reverse("admin:verification_verificationrun_delete", args=[run.pk])).status_code == 403
 

@@ -1,0 +1,62 @@
+'use strict';
+// Cites on the story page: the manifest is chosen from the store by autocomplete (select2, as
+// Django admin ships it), and its claims are then offered with their text. A claim id may be
+// typed (select2 tags) for a manifest the store lacks; the form says when it is unknown.
+{
+    const $ = django.jQuery;
+
+    function isTemplate(element) {
+        // nested-admin's empty forms are copied when a row is added; only real rows are set up.
+        return element.name.includes('__prefix__') || /-empty(-|$)/.test(element.name);
+    }
+
+    function claimsFor(select) {
+        return document.getElementById(select.id.replace(/manifest_id$/, 'claim_ids'));
+    }
+
+    async function loadClaims(select) {
+        const claims = claimsFor(select);
+        if (!claims) {
+            return;
+        }
+        const url = claims.dataset.claimsUrl + '?manifest_id=' + encodeURIComponent(select.value);
+        const reply = await (await fetch(url, {credentials: 'same-origin'})).json();
+        claims.replaceChildren(...reply.results.map((claim) => new Option(claim.text, claim.id, false, false)));
+        $(claims).trigger('change');
+    }
+
+    function setUp(root) {
+        root.querySelectorAll('select.desk-manifest').forEach((select) => {
+            if (select.dataset.deskReady || isTemplate(select)) {
+                return;
+            }
+            select.dataset.deskReady = '1';
+            $(select).select2({
+                ajax: {
+                    url: select.dataset.autocompleteUrl,
+                    dataType: 'json',
+                    delay: 200,
+                    data: (params) => ({term: params.term, page: params.page}),
+                },
+                placeholder: 'Search the manifest store: title, publisher or id',
+                width: '100%',
+            }).on('select2:select', () => loadClaims(select));
+        });
+        root.querySelectorAll('select.desk-claims').forEach((claims) => {
+            if (claims.dataset.deskReady || isTemplate(claims)) {
+                return;
+            }
+            claims.dataset.deskReady = '1';
+            $(claims).select2({tags: true, width: '100%', placeholder: 'Claims of the manifest'});
+        });
+    }
+
+    document.addEventListener('DOMContentLoaded', () => {
+        setUp(document);
+        new MutationObserver((changes) => {
+            if (changes.some((change) => change.addedNodes.length)) {
+                setUp(document);
+            }
+        }).observe(document.getElementById('content') || document.body, {childList: true, subtree: true});
+    });
+}
