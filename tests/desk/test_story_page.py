@@ -4,12 +4,14 @@ beside the text, a diff from the live version, a preview, and a bounded cost."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from newsroom.models import Beat, Newsroom, Role
 from newsroom.roles import grant_role
@@ -361,6 +363,8 @@ def test_the_admin_carries_the_site_s_name_and_a_dashboard_of_what_needs_an_edit
         story_submit(story=failed, actor="editor", user=editor)
     draft = stories.good()
     Story.objects.filter(pk=draft.pk).update(created_at=draft.created_at.replace(year=draft.created_at.year - 1))
+    scheduled = stories.good()
+    Story.objects.filter(pk=scheduled.pk).update(publish_at=timezone.now() + timedelta(hours=2))
     client.force_login(editor)
 
     page = client.get(reverse("admin:index")).content.decode()
@@ -371,6 +375,9 @@ def test_the_admin_carries_the_site_s_name_and_a_dashboard_of_what_needs_an_edit
     assert f"{failed.desk_id}: {failed.headline}" in page
     assert "Drafts older than a day" in page
     assert f"{draft.desk_id}: {draft.headline}" in page
+    assert "Scheduled" in page
+    assert f"{scheduled.desk_id}: {scheduled.headline}" in page
+    assert "?publish_at__isnull=False" in page
 
 
 def big_story(story: Story, *, sections: int, paragraphs: int, cites: int, facts: int) -> Story:

@@ -35,8 +35,8 @@ def _tile(title: str, help: str, stories: QuerySet, url: str) -> Tile:
 
 
 def dashboard_tiles(user: Any) -> list[Tile]:
-    """Failed checks, verified and waiting, drafts older than a day: a few queries whatever the
-    number of stories."""
+    """Failed checks, verified and waiting, scheduled, drafts older than a day: a few queries
+    whatever the number of stories."""
     mine = Story.objects.for_user(user).order_by("-updated_at")
     changelist = reverse("admin:stories_story_changelist")
     return [
@@ -51,6 +51,12 @@ def dashboard_tiles(user: Any) -> list[Tile]:
             "Every check passed: a chief may publish.",
             mine.filter(status=Story.Status.VERIFIED),
             f"{changelist}?status__exact={Story.Status.VERIFIED}",
+        ),
+        _tile(
+            "Scheduled",
+            "Published through the gate at their time; a refusal is shown on the story.",
+            mine.filter(publish_at__isnull=False).order_by("publish_at"),
+            f"{changelist}?publish_at__isnull=False",
         ),
         _tile(
             "Drafts older than a day",
