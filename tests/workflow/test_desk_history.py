@@ -109,6 +109,18 @@ def test_the_history_page_lists_who_when_and_why_in_the_editor_s_time_zone(stori
     assert "CET" in page
 
 
+def test_every_admin_page_names_the_time_zone_its_times_are_in(stories, editor, client):
+    story = stories.good()
+    client.force_login(editor)
+    change = reverse("admin:stories_story_change", args=[story.pk])
+
+    assert "Times in UTC" in client.get(change).content.decode()
+    client.cookies["desk_tz"] = "Europe/Paris"
+    page = client.get(change).content.decode()
+    assert "Times in Europe/Paris" in page
+    assert reverse("admin:stories_story_time_zone") in page
+
+
 def test_the_diff_between_two_revisions_is_readable_and_escaped(stories, editor, client):
     story = stories.good()
     old_text = story.paragraphs.first().markdown
