@@ -44,6 +44,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -180,25 +181,28 @@ def _publish_latency(env: dict[str, str], port: int, times: int = 5) -> list[str
 # --- The client side ---------------------------------------------------------------------------
 
 
-def _one_request(port: int, request: bytes) -> bool:
+def _one_request(port: int, request: bytes) -> str:
+    """The response's status line ("" when the server closed without one)."""
     with socket.create_connection(("127.0.0.1", port)) as connection:
         connection.sendall(request)
         first = connection.recv(65536)
-        ok = first.startswith(b"HTTP/1.1 200") or first.startswith(b"HTTP/1.0 200")
         while connection.recv(65536):
             pass
-    return ok
+    return first.split(b"\r\n", 1)[0].decode("latin-1")
 
 
 def _client(port: int, url_path: str, seconds: float, max_requests: int, results: Any) -> None:
     request = f"GET {url_path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode()
     done = failed = 0
+    first_failure = ""
     deadline = time.perf_counter() + seconds
     while done < max_requests and time.perf_counter() < deadline:
-        if not _one_request(port, request):
+        status = _one_request(port, request)
+        if status.split(" ")[1:2] != ["200"]:
             failed += 1
+            first_failure = first_failure or status or "no status line"
         done += 1
-    results.put((done, failed))
+    results.put((done, failed, first_failure))
 
 
 def measure(port: int, url_path: str, *, seconds: float, clients: int, max_requests: int) -> float:
@@ -215,10 +219,11 @@ def measure(port: int, url_path: str, *, seconds: float, clients: int, max_reque
     elapsed = time.perf_counter() - start
     for process in processes:
         process.join(timeout=10)
-    failed = sum(f for _, f in counts)
+    failed = sum(f for _, f, _ in counts)
     if failed:
-        raise RuntimeError(f"{failed} requests to {url_path} did not answer 200")
-    return sum(d for d, _ in counts) / elapsed
+        first = next(status for _, f, status in counts if f)
+        raise RuntimeError(f"{failed} requests to {url_path} did not answer 200 (the first: {first!r})")
+    return sum(d for d, _, _ in counts) / elapsed
 
 
 # --- Orchestration -----------------------------------------------------------------------------
@@ -274,10 +279,11 @@ class Server:
         log_path: Path | None = None,
     ):
         self.port = _free_port()
-        # The site's log to a file when asked: a pipe nobody reads would block the workers once
-        # full (a cache outage logs a warning per request).
+        # The site's log goes to a file (a temporary one unless asked): a pipe nobody reads would
+        # block the workers once full, and every request logs a line.
         self.log_path = log_path
-        errors = log_path.open("wb") if log_path else subprocess.PIPE
+        self.log = log_path.open("wb") if log_path else tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop)
+        errors = self.log
         gunicorn = Path(sys.executable).with_name("gunicorn")
         self.process = subprocess.Popen(
             [
@@ -305,7 +311,8 @@ class Server:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                output = self.log_path.read_bytes() if self.log_path else self.process.stderr.read()
+                self.log.seek(0)
+                output = self.log.read() if not self.log_path else self.log_path.read_bytes()
                 raise RuntimeError(f"gunicorn exited: {output.decode()[-2000:]}")
             try:
                 urllib.request.urlopen(self.url(HELLO), timeout=2).read()
@@ -322,6 +329,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=5)
+        self.log.close()
 
 
 def _check_pages(server: Server) -> None:
