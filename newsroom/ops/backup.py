@@ -20,11 +20,21 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.utils.connection import ConnectionDoesNotExist
 
 
 class BackupError(Exception):
     """Why a backup or restore cannot be done, for a person."""
+
+
+def database_connection(alias: str) -> BaseDatabaseWrapper:
+    """The connection of a database alias, for the backup and restore commands alike."""
+    try:
+        return connections[alias]
+    except ConnectionDoesNotExist:
+        raise BackupError(f"--database: no database alias {alias!r}") from None
 
 
 def _partial(path: Path) -> Path:

@@ -1,10 +1,9 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import DEFAULT_DB_ALIAS, connections
-from django.utils.connection import ConnectionDoesNotExist
+from django.db import DEFAULT_DB_ALIAS
 
-from newsroom.ops.backup import BackupError, database_backup
+from newsroom.ops.backup import BackupError, database_backup, database_connection
 
 
 class Command(BaseCommand):
@@ -19,12 +18,9 @@ class Command(BaseCommand):
         parser.add_argument("--database", default=DEFAULT_DB_ALIAS, help="The database alias (default: default).")
 
     def handle(self, *args, path: str, force: bool, database: str, **options):
-        try:
-            connection = connections[database]
-        except ConnectionDoesNotExist:
-            raise CommandError(f"--database: no database alias {database!r}") from None
         destination = Path(path)
         try:
+            connection = database_connection(database)
             database_backup(connection=connection, path=destination, overwrite=force)
         except BackupError as error:
             raise CommandError(str(error)) from None
