@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/supported_eval.py [--set NAME] [--show-errors]
 
-Runs the method (``verification.support.assess``) over four labelled sets and prints, for
+Runs the method (``verification.support.assess``) over seven labelled sets and prints, for
 each, accuracy, the false-alarm rate on supported cases, and per kind how many unsupported
 cases were caught (and how many passed):
 
@@ -15,6 +15,12 @@ cases were caught (and how many passed):
   hand-written cases (freer paraphrases of the seeds' claims and of news copy, arithmetic on a
   claim's figures, roundings in words; unsupported cases of every kind) written without
   reading the held-out set; tuning data too;
+- ``blind-a`` and ``blind-b``: ``tests/verification/blind_cases_a.json`` and ``_b.json``, 260
+  cases each written by two helpers who saw the issue's rules and the seeds but neither the
+  code nor any other set (one on the seeds' subjects, one on wider news); tuning data;
+- ``blind-c``: ``tests/verification/blind_cases_c.json``, a third blind writer's cases, kept
+  for validation: like the held-out set its cases are never printed, only counted, so the
+  rules tuned on the sets above can be seen to generalise before the held-out set is run;
 - ``held-out``: ``tests/verification/heldout_cases.json``, written by someone else and never
   tuned on: the one that measures. ``--show-errors`` never prints its cases, only counts. Its
   targets: accuracy >= 95%, false alarms <= 3%, and no unsupported case of the kinds
@@ -38,8 +44,13 @@ SETS = {
     "tuning": CASES,
     "fact-check": ROOT / "tests" / "verification" / "fact_check_cases.json",
     "fact-check-2": ROOT / "tests" / "verification" / "fact_check_cases_2.json",
+    "blind-a": ROOT / "tests" / "verification" / "blind_cases_a.json",
+    "blind-b": ROOT / "tests" / "verification" / "blind_cases_b.json",
+    "blind-c": ROOT / "tests" / "verification" / "blind_cases_c.json",
     "held-out": ROOT / "tests" / "verification" / "heldout_cases.json",
 }
+# Sets that measure: their cases are never printed, only counted, so nobody tunes on them.
+MEASURING = ("blind-c", "held-out")
 ACCURACY_TARGET = 0.95
 FALSE_ALARM_TARGET = 0.03
 # Kinds of which no unsupported case may pass: what a fact-checker catches first.
@@ -166,7 +177,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=list(SETS), action="append", help="a set to run (default: all of them)")
     parser.add_argument(
-        "--show-errors", action="store_true", help="print every misjudged case and why (never the held-out set's)"
+        "--show-errors",
+        action="store_true",
+        help="print every misjudged case and why (never those of the measuring sets, blind-c and held-out)",
     )
     args = parser.parse_args(argv)
     for name in args.set or list(SETS):
@@ -175,11 +188,11 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{name}: {path.relative_to(ROOT)} is missing")
             continue
         result = evaluate(load_cases(path))
-        # The held-out set measures: its cases are never printed, only counted, so that nobody
-        # tunes the method on them by reading its misses.
-        shown = args.show_errors and name != "held-out"
-        lines = report(result, show_errors=shown, name=f"{name:<10}")
-        if name == "held-out":
+        # The measuring sets' cases are never printed, only counted, so that nobody tunes the
+        # method on them by reading its misses.
+        shown = args.show_errors and name not in MEASURING
+        lines = report(result, show_errors=shown, name=f"{name:<12}")
+        if name in MEASURING:
             lines[1:1] = targets(result)
         print("\n".join(lines), flush=True)
 
