@@ -1181,31 +1181,36 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
                 continue
             if other.stem in others and other.stem != token.stem:
                 continue
-            if other.stem == token.stem and other_sign == sign:
-                return None  # the claim uses the very word the same way
-            if concept == "rank" or (_than_after(sentence, index) and _than_after(cited.clause, position)):
+            compared = _than_after(sentence, index) and _than_after(cited.clause, position)
+            if (concept == "rank" or compared) and _swapped(sentence, index, cited.clause, position, names):
                 # 'B trailed A' says what 'A beat B' says, 'Porto's rents are lower than Lisbon's'
                 # what 'rents in Lisbon are higher than in Porto': reversed roles reverse the sign.
-                other_names = _names_around(cited.clause, position)
-                if None not in names and names == other_names[::-1] and names[0] != names[1]:
-                    other_sign = -other_sign
-            score = len(context & _context(cited.clause, position))
-            candidates.append((score, other_sign, cited, position))
+                other_sign = -other_sign
+            # A figure both sides give the movement ('by 2.8 points') says which of a claim's
+            # movements the passage's is.
+            mine, theirs = _figures_near(sentence, index), _figures_near(cited.clause, position)
+            figures = len(mine & theirs)
+            if other.stem == token.stem and other_sign == sign and (figures or not (mine and theirs)):
+                return None  # the claim uses the very word the same way (of the same figure)
+            shared = len(context & _context(cited.clause, position))
+            if shared >= needed:
+                candidates.append((shared + FIGURE_WEIGHT * figures, other_sign, cited, position, figures))
     if not candidates:
         return None
     best = max(score for score, *_ in candidates)
-    if best < needed:
-        return None
     top = [candidate for candidate in candidates if candidate[0] == best]
-    if any(other_sign == sign for _, other_sign, _, _ in top):
+    if any(other_sign == sign for _, other_sign, _, _, _ in top):
         return None
-    if (sign == 0 or any(other_sign == 0 for _, other_sign, _, _ in top)) and (
-        token.head or any(cited.clause.tokens[position].head for _, _, cited, position in top)
+    if (sign == 0 or any(other_sign == 0 for _, other_sign, _, _, _ in top)) and (
+        token.head or any(cited.clause.tokens[position].head for _, _, cited, position, _ in top)
     ):
         return None  # 'did not rise' may say 'was unchanged'
-    _, _, cited, position = top[0]
+    _, _, cited, position, figures = top[0]
     other = cited.clause.tokens[position]
-    if token.low in _WEAK_POLARITY or other.low in _WEAK_POLARITY:
+    weak = _weak(sentence, index), _weak(cited.clause, position)
+    # A word that moves only in some uses ('led') counts against a plain one ('trailed') when
+    # both give the same figure ('led ... by 2.8 points', 'trailed ... by 2.8 points').
+    if all(weak) or (any(weak) and not figures):
         return None
     kind = "negation" if (token.head and not token.removed) or (other.head and not other.removed) else "direction"
     return (
@@ -1219,6 +1224,99 @@ _LEVEL_TOO = _forms(
     "improve improves improved improving worsen worsens worsened hurt hurts harm harms harmed damaged "
     "boost boosts boosted"
 )
+
+
+def _weak(clause: Clause, index: int) -> bool:
+    """A word that carries a direction only in some uses; 'costs more' is no such use."""
+    tokens = clause.tokens
+    if tokens[index].low in ("more", "less") and index and tokens[index - 1].low in ("cost", "costs", "costing"):
+        return False
+    return tokens[index].low in _WEAK_POLARITY
+
+
+FIGURE_WEIGHT = 2
+FIGURE_REACH = 6
+
+
+def _figures_near(clause: Clause, index: int) -> frozenset[str]:
+    """The figures within FIGURE_REACH tokens of token ``index``, not past a comma or a clause
+    word: what a movement or a rank is by ('trailed ... by 2.8 points')."""
+    tokens = clause.tokens
+    found = set()
+    for step in (-1, 1):
+        position = index + step
+        while 0 <= position < len(tokens) and abs(position - index) <= FIGURE_REACH:
+            token = tokens[position]
+            if token.boundary:
+                break
+            if token.kind == "number" and not (token.start and clause.text[token.start - 1] in "-."):
+                found.add(token.text.rstrip("%,"))
+            position += step
+    return frozenset(found)
+
+
+SIDE_BEFORE = 10
+SIDE_AFTER = 6
+# Words that end a side: another clause's subject follows ('ahead of cost, while ...').
+_SIDE_ENDS = _forms("but while whereas although though because which who whom")
+
+
+def _sides(clause: Clause, index: int) -> tuple[frozenset[str], frozenset[str]]:
+    """The words before and after a rank or comparison word in its sentence: who is ahead and
+    who behind. Commas and 'and' do not end a side ('ahead of Micron and Samsung')."""
+    tokens = clause.tokens
+
+    def side(positions: range) -> frozenset[str]:
+        found = set()
+        for position in positions:
+            token = tokens[position]
+            if token.low in (".", ";", ":") or token.low in _SIDE_ENDS:
+                break
+            if token.content and token.low not in POLARITY:
+                found.add(token.stem)
+        return frozenset(found)
+
+    return (
+        side(range(index - 1, max(-1, index - SIDE_BEFORE - 1), -1)),
+        side(range(index + 1, min(len(tokens), index + SIDE_AFTER + 1))),
+    )
+
+
+def _swapped(sentence: Clause, index: int, claim: Clause, position: int, names: tuple[str | None, str | None]) -> bool:
+    """Whether the claim's rank or comparison word has the passage's two sides the other way
+    round: by the names on each side, else by the words ('The strongest baseline trailed
+    DebateRM' against 'DebateRM ... above the strongest baseline')."""
+    return _swapped_sides(sentence, index, claim, position, names) != (
+        _rank_passive(sentence, index) != _rank_passive(claim, position)
+    )
+
+
+def _rank_passive(clause: Clause, index: int) -> bool:
+    """'The deadline was met by the team', 'was beaten by': the doer comes after the word."""
+    tokens = clause.tokens
+    return any(t.low in _BE for t in tokens[max(0, index - 2) : index]) and any(
+        t.low == "by" for t in tokens[index + 1 : index + 3]
+    )
+
+
+def _swapped_sides(
+    sentence: Clause, index: int, claim: Clause, position: int, names: tuple[str | None, str | None]
+) -> bool:
+    other_names = _names_around(claim, position)
+    if None not in names and None not in other_names and names[0] != names[1]:
+        if names == other_names[::-1]:
+            return True
+        if names == other_names:
+            return False
+    mine = _comparison_at(sentence, index)
+    theirs = _comparison_at(claim, position)
+    if mine and theirs:
+        return _order(mine.left, mine.right, theirs.left, theirs.right) == "swapped"
+    left, right = _sides(sentence, index)
+    other_left, other_right = _sides(claim, position)
+    same = len(left & other_left) + len(right & other_right)
+    crossed = len(left & other_right) + len(right & other_left)
+    return crossed > same and (same == 0 or (bool(left & other_right) and bool(right & other_left)))
 
 
 def _than_after(clause: Clause, index: int) -> bool:
@@ -1245,12 +1343,20 @@ def _comparatives(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     and _COMPARATIVES[other.low] != _COMPARATIVES[token.low]
                     and other_tokens[position + 1].stem == following.stem
                     and not _is_bound(cited.clause, position)
+                    and not _turned_round(sentence, index, cited.clause, position)
                 ):
                     reasons.append(
                         f"direction: the paragraph says '{_phrase(sentence, index, before=0)}'; "
                         f"{_claim_says(cited, _phrase(cited.clause, position, before=0))}"
                     )
     return reasons
+
+
+def _turned_round(sentence: Clause, index: int, claim: Clause, position: int) -> bool:
+    """'Random ordering burned more steps than the curriculum' says what 'the curriculum used
+    fewer steps than random ordering' says: the opposite word with the sides swapped."""
+    mine, theirs = _comparison_at(sentence, index), _comparison_at(claim, position)
+    return bool(mine and theirs) and _order(mine.left, mine.right, theirs.left, theirs.right) == "swapped"
 
 
 def _is_bound(clause: Clause, index: int) -> bool:
@@ -2420,9 +2526,43 @@ def _operand_word(token: Token) -> bool:
     return token.kind == "word" and (token.content or token.low in _TIME_SPANS)
 
 
-def _comparisons(clause: Clause) -> list[tuple[int, str, frozenset[str], frozenset[str]]]:
-    """Each 'A ... than B' of a clause: where 'than' stands, the comparing word before it ('more',
-    'denser', 'rather'), and the content words of each side within the clause."""
+@dataclass(frozen=True)
+class Comparison:
+    """An 'A ... than B': where 'than' stands, the comparing word before it ('more', 'denser',
+    'rather') and its place, its direction when it has one (+1 'more', -1 'fewer'), and the
+    content words that tell each side apart."""
+
+    than: int
+    word: str
+    at: int
+    sign: int | None
+    left: frozenset[str]
+    right: frozenset[str]
+
+
+COMPARING_REACH = 5
+
+
+def _comparing_word(clause: Clause, than: int) -> tuple[int, int | None]:
+    """The word that compares, and its sign: the nearest 'more', 'fewer' or direction word
+    before 'than' ('consumed 45% fewer context tokens than'), else the word before 'than'."""
+    tokens = clause.tokens
+    for position in range(than - 1, max(-1, than - COMPARING_REACH - 1), -1):
+        token = tokens[position]
+        if token.boundary:
+            break
+        if token.low in _COMPARATIVES:
+            return position, _COMPARATIVES[token.low]
+        polarity = _polarity(clause, position) if token.kind == "word" else None
+        if polarity is not None and polarity[0] in ("level", "rank") and polarity[1]:
+            return position, polarity[1]
+    return than - 1, None
+
+
+@lru_cache(maxsize=4096)
+def _comparisons_of(text: str) -> tuple[Comparison, ...]:
+    """Each 'A ... than B' of a text, with the content words of each side within the clause."""
+    clause = clause_of(text)
     found = []
     tokens = clause.tokens
     for index, token in enumerate(tokens):
@@ -2436,35 +2576,65 @@ def _comparisons(clause: Clause) -> list[tuple[int, str, frozenset[str], frozens
         end = index + 1
         while end < len(tokens) and not tokens[end].boundary and (end == index + 1 or _operand_word(tokens[end])):
             end += 1
-        word = tokens[index - 1].low
+        at, sign = _comparing_word(clause, index)
         left = {t.stem for t in tokens[start : index - 1] if _operand_word(t) and t.low not in POLARITY}
         right = {t.stem for t in tokens[index + 1 : end] if _operand_word(t) and t.low not in POLARITY}
         # What tells the sides apart: 'terminal rewards' against 'process rewards'.
+        if not right - left:
+            # 'than agents using direct tool calling': what tells it apart comes after a function word.
+            while end < len(tokens) and not tokens[end].boundary:
+                end += 1
+            right = {t.stem for t in tokens[index + 1 : end] if _operand_word(t) and t.low not in POLARITY}
         left, right = left - right, right - left
         if left and right:
-            found.append((index, word, frozenset(left), frozenset(right)))
-    return found
+            found.append(Comparison(index, tokens[index - 1].low, at, sign, frozenset(left), frozenset(right)))
+    return tuple(found)
+
+
+def _comparisons(clause: Clause) -> tuple[Comparison, ...]:
+    return _comparisons_of(clause.text)
+
+
+def _comparison_at(clause: Clause, index: int) -> Comparison | None:
+    """The comparison whose comparing word is token ``index`` ('fewer' of 'fewer steps than')."""
+    return next((found for found in _comparisons(clause) if found.at == index), None)
+
+
+def _order(left: frozenset[str], right: frozenset[str], other_left: frozenset[str], other_right: frozenset[str]) -> str:
+    """Whether two comparisons have their sides the 'same' way round, 'swapped', or it is
+    'unclear'."""
+    if not (right & other_right) and right & other_left and left & other_right:
+        return "swapped"
+    if not (right & other_left) and right & other_right and not (left & other_right):
+        return "same"
+    return "unclear"
 
 
 def comparison_swap_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
-    """The two sides of a comparison swapped: 'rollout volume matters more than verifier
-    quality' where a claim has 'verifier quality matters more than rollout volume'; 'months
-    rather than days' against 'days rather than months'. The same comparing word both times:
-    'A costs less than B' may say what 'B costs more than A' says."""
-    mine = _comparisons(sentence)
-    if not mine:
-        return []
-    for index, word, left, right in mine:
+    """The two sides of a comparison swapped with the same comparing word: 'rollout volume
+    matters more than verifier quality' where a claim has 'verifier quality matters more than
+    rollout volume'; 'months rather than days' against 'days rather than months'. Or the
+    sides kept and the direction turned: '45% higher than direct calling' against '45% fewer
+    ... than direct calling'. 'A costs less than B' says what 'B costs more than A' says."""
+    for mine in _comparisons(sentence):
         for cited in claims:
-            for position, other_word, other_left, other_right in _comparisons(cited.clause):
-                if lex.stem(word) != lex.stem(other_word):
+            for theirs in _comparisons(cited.clause):
+                if mine.sign is not None and theirs.sign is not None:
+                    opposite = mine.sign != theirs.sign
+                elif lex.stem(mine.word) == lex.stem(theirs.word):
+                    opposite = False
+                else:
                     continue
-                if right & other_right or not (right & other_left) or not (left & other_right):
+                order = _order(mine.left, mine.right, theirs.left, theirs.right)
+                if order == "unclear" or (order == "swapped") == opposite:
                     continue
+                if order == "swapped":
+                    change = "the sides of the comparison are swapped"
+                else:
+                    change = "the comparison goes the other way"
                 return [
-                    f"direction: the paragraph says '{_phrase(sentence, index, before=3, after=3)}'; "
-                    f"{_claim_says(cited, _phrase(cited.clause, position, before=3, after=3))}: the sides of the "
-                    "comparison are swapped"
+                    f"direction: the paragraph says '{_phrase(sentence, mine.than, before=3, after=3)}'; "
+                    f"{_claim_says(cited, _phrase(cited.clause, theirs.than, before=3, after=3))}: {change}"
                 ]
     return []
 

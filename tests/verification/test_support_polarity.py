@@ -1,0 +1,68 @@
+"""Negation, direction and comparisons in paragraphs_supported: each case has claims, a
+supported paraphrase that must pass, and the passage changed so that it must fail with a
+reason of the given kind (invented sentences, not the tuning sets')."""
+
+from __future__ import annotations
+
+import pytest
+
+from verification.support import assess
+
+# (kind, claims, a supported paraphrase, the same passage changed the way the kind says)
+TWINS = [
+    # A rank word turned round with its sides swapped says the same; the sides swapped with the
+    # same word, or the word turned with the sides kept, is a change.
+    (
+        "direction",
+        ["The new parser scored 81% on the test suite, 4.5 points above the strongest older parser."],
+        "The strongest older parser trailed the new parser by 4.5 points on the test suite, where it scored 81%.",
+        "The new parser trailed the strongest older parser by 4.5 points on the test suite, scoring 81%.",
+    ),
+    (
+        "direction",
+        ["In the poll, 52% of voters named housing as the top issue, ahead of crime at 31%."],
+        "Crime ranks behind housing as the top issue in the poll: 31% named it, against 52% for housing.",
+        "Housing ranks behind crime as the top issue in the poll: 52% named it, against 31% for crime.",
+    ),
+    (
+        "direction",
+        ["The shipping firm said its fleet carried 14% more cargo than the rival fleet."],
+        "The rival fleet carried less cargo than the shipping firm's fleet, by 14%, the firm said.",
+        "The shipping firm said its fleet carried 14% less cargo than the rival fleet.",
+    ),
+    (
+        "direction",
+        ["The audit found the batch process used 30% fewer compute hours than the streaming process."],
+        "The streaming process burned more compute hours than the batch process; batch saved 30%, the audit found.",
+        "The audit found the batch process used 30% more compute hours than the streaming process.",
+    ),
+    (
+        "direction",
+        ["The heat pump model consumed 45% less power than the gas boiler model in the trial."],
+        "In the trial the heat pump model drew 45% less power than the gas boiler model.",
+        "In the trial the heat pump model drew 45% higher power than the gas boiler model.",
+    ),
+    # A passive turns a rank round: 'was met by the team' is 'the team met'.
+    (
+        "direction",
+        ["The council met its recycling target for the year."],
+        "The recycling target for the year was met by the council.",
+        "The council missed its recycling target for the year.",
+    ),
+    # A word that ranks only in some uses ('led') counts when both sides give the same figure.
+    (
+        "direction",
+        ["Harbor Bank trailed Crest Bank by 3.1 points on customer trust but led it by 2.2 points on fees."],
+        "Harbor Bank trailed Crest Bank by 3.1 points on customer trust, the survey found.",
+        "Harbor Bank led Crest Bank by 3.1 points on customer trust, the survey found.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "claims", "supported", "changed"), TWINS)
+def test_each_change_is_caught_and_its_twin_passes(kind, claims, supported, changed):
+    twin = assess(supported, claims)
+    assert twin.supported, twin.reasons
+    verdict = assess(changed, claims)
+    assert not verdict.supported
+    assert any(reason.startswith(kind + ":") for reason in verdict.reasons), verdict.reasons
