@@ -43,7 +43,9 @@ def _forms(text: str) -> frozenset[str]:
 _CLAUSE_WORDS = _forms("but while whereas although though because which who whom and or after before since when as")
 
 # A negation cue makes the next content words (up to NEGATION_REACH of them) negated.
-_NEGATORS = _forms("not no never none nor neither without cannot nothing nobody lack lacks lacked lacking")
+_NEGATORS = _forms(
+    "not no never none nor neither without cannot nothing nobody lack lacks lacked lacking hardly barely scarcely"
+)
 _NEGATOR_PHRASES = (
     ("failed", "to"),
     ("fails", "to"),
@@ -73,11 +75,20 @@ _CESSATION = _forms(
 _REMOVALS = _forms(
     "remove removes removed removing drop drops dropped dropping eliminate eliminates eliminated eliminating "
     "omit omits omitted omitting strip strips stripped stripping ditch ditches ditched ditching exclude "
-    "excludes excluded excluding"
+    "excludes excluded excluding withhold withholds withheld withholding"
 )
+# Verbs that keep what they govern from happening: 'prevented divergence' is 'no divergence'.
+_PREVENTIONS = _forms(
+    "prevent prevents prevented preventing avert averts averted averting avoid avoids avoided avoiding"
+)
+# 'not after full translation': a negated time or condition, read past its clause word.
+_NEGATED_ADJUNCT = _forms("after before when since")
+# 'helped neither the smallest nor the largest', 'beat AdamW on none of the six': after the
+# verb, these negate the verb.
+_OBJECT_NEGATORS = _forms("none neither")
 # Only these negate a verb ('did not improve'); 'no'/'without' negate a noun, which a
 # paraphrase often says the other way round ('resists exact verifiers': 'no exact verifier').
-_VERBAL_NEGATORS = _forms("not never cannot")
+_VERBAL_NEGATORS = _forms("not never cannot hardly barely scarcely")
 
 # Polarity: word -> (concept, sign). Opposite signs of one concept contradict each other.
 _POLARITY_LISTS = {
@@ -608,7 +619,7 @@ def _mark_negation(tokens: list[Token]) -> None:
             continue
         cue_end = None
         verbal = True
-        removal = False
+        removal = prevention = False
         if token.low in _NEGATOR_FIRST_WORDS:
             for phrase in _NEGATOR_PHRASES:
                 if tuple(t.low for t in tokens[index : index + len(phrase)]) == phrase:
@@ -618,7 +629,7 @@ def _mark_negation(tokens: list[Token]) -> None:
         following_word = tokens[index + 1] if index + 1 < len(tokens) else None
         if (
             cue_end is None
-            and token.low in _REMOVALS
+            and (token.low in _REMOVALS or token.low in _PREVENTIONS)
             and following_word is not None
             and (
                 following_word.low in _DETERMINERS
@@ -628,14 +639,27 @@ def _mark_negation(tokens: list[Token]) -> None:
                 or (following_word.content and not token.low.startswith("drop"))
             )
         ):
-            # 'dropping the learned critic' says what 'without a learned critic' says: a noun's negation.
-            cue_end, verbal, removal = index, False, True
+            # 'dropping the learned critic' says what 'without a learned critic' says: a noun's
+            # negation; 'prevented divergence' what 'no divergence' says.
+            cue_end, verbal, removal = index, False, token.low in _REMOVALS
+            prevention = not removal
         if cue_end is None and (token.low in _NEGATORS or token.low.endswith("n't")):
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
-            if following in _NOT_NEGATING_NEXT:
+            if following in _NOT_NEGATING_NEXT or (following_word is not None and following_word.kind == "number"):
+                continue  # 'not only', 'barely 5%': no negation of what follows
+            if token.low == "not" and index and tokens[index - 1].low == "or":
+                continue  # 'whether or not they were correct': both ways, no negation
+            if (token.low == "not" or token.low.endswith("n't")) and _until_in_clause(tokens, index):
+                continue  # 'would not launch until accuracy improved': put off, not denied
+            if token.low in _OBJECT_NEGATORS and _negate_verb_before(tokens, index):
                 continue
             cue_end = index
             verbal = token.low in _VERBAL_NEGATORS or token.low.endswith("n't")
+            if token.low in _OBJECT_NEGATORS and following == "of":
+                # 'none of the 11 models reached': the predicate is negated, not the models.
+                _negate_verb_after(tokens, index)
+                token.cue = True
+                continue
         if cue_end is None:
             continue
         for t in tokens[index : cue_end + 1]:
@@ -643,12 +667,14 @@ def _mark_negation(tokens: list[Token]) -> None:
         reached = 0
         # A verb's negation covers the verb; 'no'/'without' cover a noun and its modifier.
         reach = NEGATION_REACH if verbal else NEGATION_REACH + 1
-        for t in tokens[cue_end + 1 : cue_end + 7]:
-            if t.boundary:
+        for offset, t in enumerate(tokens[cue_end + 1 : cue_end + 7]):
+            if t.boundary and not (offset == 0 and t.low in _NEGATED_ADJUNCT):
                 break
             if t.content:
                 t.negated = True
-                t.head = reached == 0 and token.low not in ("rather", "instead")
+                # A prevention ('prevented severe illness', said also 'effective against severe
+                # illness') agrees with a negation but is no contradiction's head.
+                t.head = reached == 0 and token.low not in ("rather", "instead") and not prevention
                 t.verbal = verbal
                 t.nominal = not verbal
                 t.removed = removal
@@ -668,6 +694,10 @@ def _mark_negation(tokens: list[Token]) -> None:
         following = tokens[index + 1].low if index + 1 < len(tokens) else ""
         if token.low in _NOBODY or (token.low == "not" and following in ("one", "single")):
             nobody = True  # 'none of the models passed', 'not one of the chatbots refused'
+        elif token.low == "no" and (
+            not index or tokens[index - 1].boundary or tokens[index - 1].low in _SUBJECT_BEFORE
+        ):
+            nobody = True  # 'said no model scored above 25%': said of no model
     negated_clause = False
     denied_reason = False  # 'not because the model is bad, but ...': the reason is denied
     for index, token in enumerate(tokens):
@@ -680,6 +710,69 @@ def _mark_negation(tokens: list[Token]) -> None:
             negated_clause = True
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
             denied_reason = denied_reason or (token.low == "not" and following in ("because", "since"))
+
+
+def _until_in_clause(tokens: list[Token], index: int) -> bool:
+    for token in tokens[index + 1 :]:
+        if token.boundary:
+            return False
+        if token.low == "until":
+            return True
+    return False
+
+
+def _negate(token: Token) -> None:
+    token.negated = token.head = token.verbal = True
+
+
+def _negate_verb_before(tokens: list[Token], index: int) -> bool:
+    """'beat AdamW on none of the six': a 'none' or 'neither' after its clause's verb negates
+    the verb. Whether there was such a verb."""
+    position = index - 1
+    while position >= 0 and not tokens[position].boundary:
+        if tokens[position].content and _verb_form(tokens, position):
+            tokens[index].cue = True
+            _negate(tokens[position])
+            return True
+        position -= 1
+    return False
+
+
+NONE_OF_REACH = 10
+
+
+def _negate_verb_after(tokens: list[Token], index: int) -> None:
+    """'None of the 11 models evaluated by the authors reached 20%': the verb after the
+    'none of' phrase, not a participle of it ('evaluated by'), is what is negated."""
+    for position in range(index + 2, min(len(tokens), index + NONE_OF_REACH)):
+        token = tokens[position]
+        if token.boundary and token.kind == "punct":
+            return
+        # 'evaluated by the authors' describes the models; 'were verified by' is the verb.
+        participle = tokens[position + 1].low == "by" if position + 1 < len(tokens) else False
+        if participle and tokens[position - 1].low in _BE:
+            participle = False
+        if token.content and not participle and _verb_form(tokens, position):
+            _negate(token)
+            return
+
+
+def _verb_form(tokens: list[Token], index: int) -> bool:
+    """A verb by its form or place, for reading a clause's negation (names are no verbs)."""
+    token = tokens[index]
+    if token.name or token.kind != "word":
+        return False
+    previous = tokens[index - 1].low if index else ""
+    if previous in _DETERMINERS:
+        return False
+    low = token.low
+    return (
+        low in POLARITY
+        or low in _VERB_FORMS
+        or low in _BASE_VERBS
+        or any(low.endswith(suffix) and low[: -len(suffix)] in _BASE_VERBS for suffix in ("s", "es", "ed", "d", "ing"))
+        or (low.endswith("ed") and len(low) > 4)
+    )
 
 
 def _mark_modals(clause: Clause) -> None:
@@ -1068,13 +1161,31 @@ def _with_against_without(sentence: Clause, claims: Sequence[Cited]) -> list[tup
     return found
 
 
+# After these a 'no' opens a clause's subject: 'said no model scored above 25%'.
+_SUBJECT_BEFORE = _forms(
+    "that say says said report reports reported note notes noted add adds added argue argues argued state states "
+    "stated claim claims claimed"
+)
+# Verbs that report speech: what follows is a clause, not their object.
+_SAYING = _forms(
+    "say says said tell tells told report reports reported note notes noted add adds added argue argues argued "
+    "write writes wrote state states stated claim claims claimed announce announces announced"
+)
+
+
 def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:
     """Whether a claim's 'VERB no NOUN' ('found no link') has its verb in the passage."""
     tokens = claim.tokens
     cue = position - 1
     while cue >= 0 and not tokens[cue].cue:
         cue -= 1
-    if cue < 1 or tokens[cue].low != "no" or tokens[cue - 1].kind != "word" or tokens[cue - 1].low in _BE:
+    if (
+        cue < 1
+        or tokens[cue].low != "no"
+        or tokens[cue - 1].kind != "word"
+        or tokens[cue - 1].low in _BE
+        or tokens[cue - 1].low in _SAYING  # 'said no model scored above 25%': what was said, not found
+    ):
         return False
     verb = tokens[cue - 1]
     return any(t.kind == "word" and not t.in_negated_clause and same_word(t, verb) for t in sentence.tokens)
@@ -1212,7 +1323,8 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
     # both give the same figure ('led ... by 2.8 points', 'trailed ... by 2.8 points').
     if all(weak) or (any(weak) and not figures):
         return None
-    kind = "negation" if (token.head and not token.removed) or (other.head and not other.removed) else "direction"
+    negated = (token.head and not token.removed) or (other.head and not other.removed)
+    kind = "negation" if negated or token.subject_negated or other.subject_negated else "direction"
     return (
         f"{kind}: the paragraph says '{_phrase(sentence, index)}'; "
         f"{_claim_says(cited, _phrase(cited.clause, position))}"

@@ -49,6 +49,75 @@ TWINS = [
         "The recycling target for the year was met by the council.",
         "The council missed its recycling target for the year.",
     ),
+    # 'none of' and 'neither ... nor' after the verb negate the verb.
+    (
+        "negation",
+        ["The new vaccine did not outperform the old one in any of the four trials."],
+        "The new vaccine beat the old one in none of the four trials.",
+        "The new vaccine outperformed the old one in all four trials.",
+    ),
+    (
+        "negation",
+        ["The tutoring program helped all three schools in the district."],
+        "The tutoring program helped each of the three schools in the district.",
+        "The tutoring program helped neither the largest nor the smallest of the three schools in the district.",
+    ),
+    # 'None of the X verb': the verb is negated, not the X.
+    (
+        "negation",
+        ["The inspectors found that all 40 sampled bridges were rated below the safety standard."],
+        "None of the 40 bridges sampled by the inspectors reached the safety standard.",
+        "The inspectors found that all 40 sampled bridges were not rated below the safety standard.",
+    ),
+    # A prevention is a negation: 'prevented intrusions' agrees with 'none suffered intrusions'.
+    (
+        "negation",
+        ["The new firewall prevented intrusions at all nine sites."],
+        "Across the nine sites, none suffered intrusions once the new firewall was in place.",
+        "The new firewall failed to prevent intrusions at the nine sites.",
+    ),
+    # 'whether or not' negates nothing.
+    (
+        "negation",
+        ["Judges gave longer essays higher marks regardless of accuracy."],
+        "Judges gave longer essays higher marks whether or not they were accurate.",
+        "Judges did not give longer essays higher marks.",
+    ),
+    # 'hardly', 'barely' negate a verb.
+    (
+        "negation",
+        ["Battery capacity fell sharply after 500 charge cycles."],
+        "After 500 charge cycles, battery capacity fell sharply.",
+        "Battery capacity hardly fell after 500 charge cycles.",
+    ),
+    # Withholding a thing is releasing it without that thing.
+    (
+        "negation",
+        ["The lab released the model weights along with the full training data."],
+        "The lab released the model weights together with the full training data.",
+        "The lab released the model weights but withheld the training data.",
+    ),
+    # 'not after X' negates X, past its clause word.
+    (
+        "negation",
+        ["The dye stayed visible after washing but not after bleaching."],
+        "The dye stayed visible after washing, though not after bleaching.",
+        "The dye stayed visible after washing and even after bleaching.",
+    ),
+    # 'not ... until' puts a thing off; it does not deny it.
+    (
+        "negation",
+        ["The city said it would not open the bridge until inspections finished."],
+        "The city said the bridge's opening will wait until inspections finish.",
+        "The city said it would never open the bridge.",
+    ),
+    # What a speaker said was no finding: 'said no bank failed' is not 'found no bank'.
+    (
+        "negation",
+        ["The regulator said no bank scored below the capital threshold in the stress test."],
+        "Every bank scored at or above the capital threshold in the stress test, the regulator said.",
+        "The regulator said several banks scored below the capital threshold in the stress test.",
+    ),
     # A word that ranks only in some uses ('led') counts when both sides give the same figure.
     (
         "direction",
