@@ -1008,8 +1008,14 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
         for cited in claims:
             for position, other in enumerate(cited.clause.tokens):
                 if other.content and same_word(token, other):
-                    if other.in_negated_clause or (token.nominal and _scarce(sentence, index, cited.clause)):
-                        agrees = True  # 'no accuracy gain' and 'did not improve accuracy'
+                    if (
+                        other.in_negated_clause
+                        or (token.nominal and _scarce(sentence, index, cited.clause))
+                        or _prefix_negative(token, other)
+                    ):
+                        agrees = (
+                            True  # 'no accuracy gain' and 'did not improve accuracy'; 'not authorized', 'unauthorized'
+                        )
                         continue
                     if token.verbal and position and cited.clause.tokens[position - 1].kind == "number":
                         continue  # 'did not pass' against '30.7% pass rate': a verb against a measure's name
@@ -1038,6 +1044,8 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
             for index, token in enumerate(sentence.tokens):
                 if index in flagged or not token.content or token.in_negated_clause or not same_word(token, other):
                     continue
+                if _prefix_negative(token, other):
+                    continue  # 'unauthorized' says what 'not authorized' says
                 if index and sentence.tokens[index - 1].low in _CESSATION:
                     continue  # 'stopped selling' says what 'no longer sells' says
                 if not (_context(sentence, index) & _context(cited.clause, position)):
@@ -1084,6 +1092,18 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
 _NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "de", "non")
 
 
+_FREE_PREFIXES = ("un", "non")
+
+
+def _prefix_negative(a: Token, b: Token) -> bool:
+    """Whether one word is the other's negative by prefix: 'unauthorized' and 'authorized'."""
+    for longer, shorter in ((a.stem, b.stem), (b.stem, a.stem)):
+        for prefix in _NEGATIVE_PREFIXES:
+            if longer.startswith(prefix) and len(shorter) >= 4 and lex.stems_match(longer[len(prefix) :], shorter):
+                return True
+    return False
+
+
 def _prefixed_forms(clause: Clause) -> dict[str, int]:
     """Each word's negative by prefix and its positive without one ('stabiliz' for
     'destabiliz'), with the word's position: computed once a clause."""
@@ -1094,9 +1114,12 @@ def _prefixed_forms(clause: Clause) -> dict[str, int]:
                 continue
             stem = token.stem
             for prefix in _NEGATIVE_PREFIXES:
-                if len(stem) >= 4:
+                # 'un' and 'non' make a negative of nearly any word; the others also begin words of
+                # their own ('disclosed' is no 'closed' denied), so they need a longer base.
+                shortest = 4 if prefix in _FREE_PREFIXES else 5
+                if len(stem) >= shortest:
                     forms.setdefault(prefix + stem, index)
-                if stem.startswith(prefix) and len(stem) - len(prefix) >= 4:
+                if stem.startswith(prefix) and len(stem) - len(prefix) >= shortest:
                     forms.setdefault(stem[len(prefix) :], index)
         clause.prefixed = forms
     return clause.prefixed
@@ -1117,7 +1140,10 @@ def _prefix_negations(sentence: Clause, claims: Sequence[Cited]) -> list[tuple[i
                 (i for i, other in enumerate(claim.tokens) if other.stem == hit and other.content and not other.name),
                 None,
             )
-            if position is not None:
+            # 'had not authorized' says what 'unauthorized' says: a negated word and its negative.
+            if position is not None and (
+                sentence.tokens[index].in_negated_clause == claim.tokens[position].in_negated_clause
+            ):
                 found.append((index, cited, position))
     return found
 

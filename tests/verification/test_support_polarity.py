@@ -118,6 +118,13 @@ TWINS = [
         "Every bank scored at or above the capital threshold in the stress test, the regulator said.",
         "The regulator said several banks scored below the capital threshold in the stress test.",
     ),
+    # A negated word says what its negative by prefix says.
+    (
+        "negation",
+        ["Customers reported unauthorized charges on their cards after the outage."],
+        "After the outage, customers reported charges on their cards that they had not authorized.",
+        "After the outage, customers reported authorized charges on their cards.",
+    ),
     # A word that ranks only in some uses ('led') counts when both sides give the same figure.
     (
         "direction",
@@ -135,3 +142,12 @@ def test_each_change_is_caught_and_its_twin_passes(kind, claims, supported, chan
     verdict = assess(changed, claims)
     assert not verdict.supported
     assert any(reason.startswith(kind + ":") for reason in verdict.reasons), verdict.reasons
+
+
+def test_a_word_that_merely_begins_with_a_prefix_is_no_negative():
+    # 'disclosed' is no 'closed' denied.
+    verdict = assess(
+        "Helix Compute disclosed on March 11 that Lightspeed led its $640 million round.",
+        ["Helix Compute closed a $640 million round led by Lightspeed, the company said on March 11."],
+    )
+    assert not any(reason.startswith("negation:") for reason in verdict.reasons), verdict.reasons
