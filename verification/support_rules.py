@@ -81,6 +81,8 @@ _REMOVALS = _forms(
 _PREVENTIONS = _forms(
     "prevent prevents prevented preventing avert averts averted averting avoid avoids avoided avoiding"
 )
+# Before 'out of': a thing kept away from another ('stays out of the training sets').
+_KEEPING = _forms("keep keeps kept keeping stay stays stayed staying left leave leaves leaving")
 # 'not after full translation': a negated time or condition, read past its clause word.
 _NEGATED_ADJUNCT = _forms("after before when since")
 # 'helped neither the smallest nor the largest', 'beat AdamW on none of the six': after the
@@ -643,6 +645,16 @@ def _mark_negation(tokens: list[Token]) -> None:
             # negation; 'prevented divergence' what 'no divergence' says.
             cue_end, verbal, removal = index, False, token.low in _REMOVALS
             prevention = not removal
+        if (
+            cue_end is None
+            and token.low == "out"
+            and index
+            and tokens[index - 1].low in _KEEPING
+            and following_word is not None
+            and following_word.low == "of"
+        ):
+            # 'customer data stays out of training sets': the data is not in them.
+            cue_end, verbal, removal = index + 1, False, True
         if cue_end is None and (token.low in _NEGATORS or token.low.endswith("n't")):
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
             if following in _NOT_NEGATING_NEXT or (following_word is not None and following_word.kind == "number"):
@@ -670,6 +682,10 @@ def _mark_negation(tokens: list[Token]) -> None:
         for offset, t in enumerate(tokens[cue_end + 1 : cue_end + 7]):
             if t.boundary and not (offset == 0 and t.low in _NEGATED_ADJUNCT):
                 break
+            after = cue_end + 2 + offset
+            if t.name and not verbal and after < len(tokens) and tokens[after].content:
+                t.negated = True  # 'out of Vellum Labs' training sets': the name qualifies what is negated
+                continue
             if t.content:
                 t.negated = True
                 # A prevention ('prevented severe illness', said also 'effective against severe
@@ -767,7 +783,9 @@ def _verb_form(tokens: list[Token], index: int) -> bool:
         return False
     low = token.low
     return (
-        low in POLARITY
+        previous in _AUXILIARIES
+        or previous.endswith("n't")
+        or low in POLARITY
         or low in _VERB_FORMS
         or low in _BASE_VERBS
         or any(low.endswith(suffix) and low[: -len(suffix)] in _BASE_VERBS for suffix in ("s", "es", "ed", "d", "ing"))
@@ -1052,12 +1070,27 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                     continue
                 if any(t.negated and same_word(t, other) for t in sentence.tokens):
                     continue
+                if _denies_same_object(sentence, cited.clause, position):
+                    continue  # 'cannot produce rubrics' where the claim has 'cannot write rubrics'
+                if _gerund_noun(sentence, index):
+                    continue  # 'stalls on rubric writing': a gerund names the activity, asserts nothing
                 reasons.append(
                     f"negation: the paragraph says '{_phrase(sentence, index)}'; "
                     f"{_claim_says(cited, _phrase(cited.clause, position))}, which negates it"
                 )
                 flagged.add(index)
                 break
+    # A negation of the claim's predicate in other words: 'cannot stand in for real user logs'
+    # against 'can substitute for real user logs'.
+    if not flagged:
+        found = _negated_in_other_words(sentence, claims)
+        if found:
+            index, cited, position = found
+            reasons.append(
+                f"negation: the paragraph says '{_phrase(sentence, index, after=4)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position, after=4))}"
+            )
+            flagged.add(index)
     # 'with a learned critic' where a claim has 'without a learned critic'.
     if not flagged:
         for index, cited, position in _with_against_without(sentence, claims):
@@ -1086,6 +1119,91 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
             flagged.add(index)
     reasons += _comparatives(sentence, claims)
     return reasons
+
+
+OBJECT_REACH = 5
+OBJECT_WORDS = 3
+# Verbs that already say 'not': their negation is no plain denial ('did not stop').
+_NEGATIVE_VERBS = _REMOVALS | _PREVENTIONS | _CESSATION
+
+
+def _object_of(clause: Clause, index: int) -> frozenset[str]:
+    """The first content words after a verb in its clause: what it is about ('for real user
+    logs', 'in human tissue samples')."""
+    found: list[str] = []
+    tokens = clause.tokens
+    if index + 1 < len(tokens) and tokens[index + 1].low == "that":
+        return frozenset()  # 'does not establish that the foods cause depression': a clause, no object
+    for token in tokens[index + 1 : index + 1 + OBJECT_REACH]:
+        if token.boundary:
+            break
+        if token.content and token.low not in POLARITY:
+            found.append(token.stem)
+            if len(found) == OBJECT_WORDS:
+                break
+    return frozenset(found)
+
+
+def _gerund_noun(clause: Clause, index: int) -> bool:
+    """'stalls on rubric writing': an -ing word after a noun and before no object of its own
+    names an activity; 'evidence linking the sweetener to cancer' asserts the link."""
+    tokens = clause.tokens
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    return (
+        tokens[index].low.endswith("ing")
+        and index > 0
+        and tokens[index - 1].content
+        and (following is None or following.boundary or not (following.content or following.low in _DETERMINERS))
+    )
+
+
+def _denies_same_object(sentence: Clause, claim: Clause, position: int) -> bool:
+    """Whether the passage too negates a verb about what the claim's negated verb is about:
+    'the team cannot produce rubrics' for 'teams cannot write rubrics'."""
+    theirs = _object_of(claim, position) | {claim.tokens[position].stem}
+    return any(
+        token.head and token.verbal and len((_object_of(sentence, index) | {token.stem}) & theirs) >= 2
+        for index, token in enumerate(sentence.tokens)
+    )
+
+
+def _plain_verb(clause: Clause, index: int) -> bool:
+    """A verb that is neither negated nor a word of direction or taking away: a plain assertion."""
+    token = clause.tokens[index]
+    return (
+        token.content
+        and clause.text[token.start - 1 : token.start] != "-"  # 'ultra-processed food': no verb
+        and not token.in_negated_clause
+        and not token.subject_negated
+        and token.low not in POLARITY
+        and token.low not in _NEGATIVE_VERBS
+        and _verb_form(clause.tokens, index)
+    )
+
+
+def _negated_in_other_words(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
+    """A verb negated on one side and another verb asserted on the other about the same
+    things (two or more of the words after each): 'cannot stand in for real user logs' against
+    'can substitute for real user logs', 'have not yet been replicated in human tissue samples'
+    against 'have been reproduced in human tissue samples'. Words of direction are the
+    direction rule's ('did not rise' may say 'fell')."""
+    for cited in claims:
+        claim = cited.clause
+        for mine, theirs, passage_negated in ((sentence, claim, True), (claim, sentence, False)):
+            for index, token in enumerate(mine.tokens):
+                if not (token.head and token.verbal) or token.low in POLARITY or token.low in _NEGATIVE_VERBS:
+                    continue
+                about = _object_of(mine, index)
+                if len(about) < 2:
+                    continue
+                for position, other in enumerate(theirs.tokens):
+                    if same_word(token, other) or not _plain_verb(theirs, position):
+                        continue
+                    if any(t.low in POLARITY for t in theirs.tokens[position + 1 : position + 1 + OBJECT_REACH]):
+                        continue  # 'rated below the standard' may say 'did not reach the standard'
+                    if len(_object_of(theirs, position) & about) >= 2 and not any(t.cue for t in theirs.tokens):
+                        return (index, cited, position) if passage_negated else (position, cited, index)
+    return None
 
 
 # Prefixes that make a word its own negative ('unsafe', 'ineffective', 'destabilize').

@@ -125,6 +125,33 @@ TWINS = [
         "After the outage, customers reported charges on their cards that they had not authorized.",
         "After the outage, customers reported authorized charges on their cards.",
     ),
+    # A negation of the claim's predicate in other words, about the same things.
+    (
+        "negation",
+        ["The union argues that temporary staff can replace trained nurses in night-shift wards."],
+        "Temporary staff can take over from trained nurses in night-shift wards, the union argues.",
+        "Temporary staff cannot stand in for trained nurses in night-shift wards, the union argues.",
+    ),
+    (
+        "negation",
+        ["The team said the drug's effect on bone density has not yet been replicated in human volunteers."],
+        "The drug's effect on bone density has yet to be replicated in human volunteers, the team said.",
+        "The team said the drug's effect on bone density has already been reproduced in human volunteers.",
+    ),
+    # Both sides deny the same thing with different verbs; the changed side asserts it.
+    (
+        "negation",
+        ["Most pilots fail because teams cannot build dashboards that track patient outcomes."],
+        "Most pilots fail because teams cannot produce dashboards that track patient outcomes.",
+        "Most pilots fail even though teams build dashboards that track patient outcomes.",
+    ),
+    # 'stays out of' keeps one thing from another.
+    (
+        "negation",
+        ["Northfield Bank said it does not share customer records with advertisers."],
+        "Customer records stay out of advertisers' hands, Northfield Bank said.",
+        "Northfield Bank said it shares customer records with advertisers.",
+    ),
     # A word that ranks only in some uses ('led') counts when both sides give the same figure.
     (
         "direction",
