@@ -102,7 +102,7 @@ _POLARITY_LISTS = {
         accelerate accelerated accelerates faster quicker strengthen strengthened widen widened won win
         wins gaining peaked larger bigger spiked spike rallied rally recovered ballooned swelled swell
         costlier pricier stronger warmer hotter advanced advances retreated skyrocketed soaring surging
-        quadrupled longer wider profit profits profitable surplus
+        quadrupled longer wider profit profits profitable surplus lengthen lengthens lengthened
         denser
     """,
     ("level", -1): """
@@ -114,7 +114,7 @@ _POLARITY_LISTS = {
         downturn slow slowed slows slower slowdown slowing decelerate decelerated weaken weakened
         narrow narrowed halved smaller ease eased eases easing cooled soften softened tanked crashed
         collapsed dwindled cheaper weaker colder cooler plummeted plummet plummets sank slumping dragged
-        dampened shorter narrower deficit unprofitable sparser
+        dampened shorter narrower deficit unprofitable sparser shorten shortens shortened
     """,
     ("rank", 1): """
         beat beats beaten beating outperform outperformed outperforms surpass surpassed surpasses exceed
@@ -1360,7 +1360,8 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
     if low in ("up", "down"):
         previous = tokens[index - 1].low if index else ""
         following = tokens[index + 1] if index + 1 < len(tokens) else None
-        if previous in _MOTION or (following is not None and following.kind == "number"):
+        # 'edged up', 'down 3%', 'up from the 2025 level'
+        if previous in _MOTION or (following is not None and (following.kind == "number" or following.low == "from")):
             return ("level", 1 if low == "up" else -1)
     return None
 
@@ -1431,7 +1432,8 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
             if other_concept != concept and not (
                 {concept, other_concept} == {"level", "outcome"}
                 and (token.low in _LEVEL_TOO or other.low in _LEVEL_TOO)
-                and not (token.negated or other.negated)
+                # 'lifted accuracy' against 'did not improve accuracy'; two negations say little
+                and not (token.negated and other.negated)
             ):
                 continue
             if other.stem in others and other.stem != token.stem:
@@ -1448,8 +1450,16 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
             if other.stem == token.stem and other_sign == sign and (figures or not (mine and theirs)):
                 return None  # the claim uses the very word the same way (of the same figure)
             shared = len(context & _context(cited.clause, position))
-            if shared >= needed:
-                candidates.append((shared + FIGURE_WEIGHT * figures, other_sign, cited, position, figures))
+            if figures and shared < needed:
+                # The same figure moved by both, said of the same thing a little further back:
+                # 'licensing revenue also edged up 9%' against 'licensing revenue in the quarter
+                # ended September 2025 fell 9%'.
+                shared = max(shared, len(_sides(sentence, index)[0] & _sides(cited.clause, position)[0]))
+            if shared + bool(figures) >= needed:  # a figure both give is one more thing shared
+                # Words of the word's own clause break ties: 'its MMLU score slipped' is about
+                # MMLU, whatever the next clause says.
+                own = len(_clause_words_at(sentence, index) & _clause_words_at(cited.clause, position))
+                candidates.append((shared + own + FIGURE_WEIGHT * figures, other_sign, cited, position, figures))
     if not candidates:
         return None
     best = max(score for score, *_ in candidates)
@@ -1482,6 +1492,18 @@ _LEVEL_TOO = _forms(
 )
 
 
+def _clause_words_at(clause: Clause, index: int) -> frozenset[str]:
+    """The content words of the clause token ``index`` stands in, between boundaries."""
+    tokens = clause.tokens
+    first = index
+    while first > 0 and not tokens[first - 1].boundary:
+        first -= 1
+    last = index
+    while last + 1 < len(tokens) and not tokens[last + 1].boundary:
+        last += 1
+    return frozenset(t.stem for t in tokens[first : last + 1] if t.content and t.low not in POLARITY)
+
+
 def _weak(clause: Clause, index: int) -> bool:
     """A word that carries a direction only in some uses; 'costs more' is no such use."""
     tokens = clause.tokens
@@ -1490,7 +1512,7 @@ def _weak(clause: Clause, index: int) -> bool:
     return tokens[index].low in _WEAK_POLARITY
 
 
-FIGURE_WEIGHT = 2
+FIGURE_WEIGHT = 4
 FIGURE_REACH = 6
 
 

@@ -152,6 +152,47 @@ TWINS = [
         "Customer records stay out of advertisers' hands, Northfield Bank said.",
         "Northfield Bank said it shares customer records with advertisers.",
     ),
+    # 'up from' and 'down from' move a level.
+    (
+        "direction",
+        ["The agency said 31% of commuters cycled to work in 2026, down from 38% in 2024."],
+        "The agency said 31% of commuters cycled to work in 2026, down from the 2024 level.",
+        "The agency said 31% of commuters cycled to work in 2026, up from the 2024 level.",
+    ),
+    (
+        "direction",
+        ["Average wait times at the clinic fell from five weeks to two weeks after the new booking system launched."],
+        "Average wait times at the clinic shortened after the new booking system launched.",
+        "Average wait times at the clinic lengthened after the new booking system launched.",
+    ),
+    # An outcome negated against a movement the same way: 'lifted accuracy', 'did not improve'.
+    (
+        "negation",
+        ["The authors report that the new prompt did not improve accuracy on the reading test for any of the models."],
+        "The new prompt left accuracy on the reading test unimproved for every model, the authors report.",
+        "The new prompt lifted accuracy on the reading test across the models, the authors report.",
+    ),
+    # The same figure moved both ways, said of the same thing a little further back.
+    (
+        "direction",
+        [
+            "The firm said software revenue in the quarter ended June 2026 fell 7% from a year earlier, while "
+            "hardware revenue rose 12% to $410 million."
+        ],
+        "Hardware revenue climbed 12% to $410 million in the June quarter, and software revenue slipped 7%, "
+        "the firm said.",
+        "Hardware revenue climbed 12% to $410 million in the June quarter, and software revenue also edged up 7%, "
+        "the firm said.",
+    ),
+    # Two movements in a claim: the passage's is the one of its own figure and clause.
+    (
+        "direction",
+        ["Ridgeway's new tyre lost less than one point on wet grip while gaining 6.5 points on fuel economy."],
+        "The new tyre lifted Ridgeway's fuel-economy score by 6.5 points, and its wet-grip score slipped by under "
+        "a point.",
+        "The new tyre cut Ridgeway's fuel-economy score by 6.5 points, and its wet-grip score slipped by under a "
+        "point.",
+    ),
     # A word that ranks only in some uses ('led') counts when both sides give the same figure.
     (
         "direction",
