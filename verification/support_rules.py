@@ -710,9 +710,7 @@ def _mark_negation(tokens: list[Token]) -> None:
         following = tokens[index + 1].low if index + 1 < len(tokens) else ""
         if token.low in _NOBODY or (token.low == "not" and following in ("one", "single")):
             nobody = True  # 'none of the models passed', 'not one of the chatbots refused'
-        elif token.low == "no" and (
-            not index or tokens[index - 1].boundary or tokens[index - 1].low in _SUBJECT_BEFORE
-        ):
+        elif _opens_subject(tokens, index):
             nobody = True  # 'said no model scored above 25%': said of no model
     negated_clause = False
     denied_reason = False  # 'not because the model is bad, but ...': the reason is denied
@@ -726,6 +724,13 @@ def _mark_negation(tokens: list[Token]) -> None:
             negated_clause = True
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
             denied_reason = denied_reason or (token.low == "not" and following in ("because", "since"))
+
+
+def _opens_subject(tokens: list[Token], index: int) -> bool:
+    """A 'no' that opens its clause's subject: 'said no model scored above 25%'."""
+    return tokens[index].low == "no" and (
+        not index or tokens[index - 1].boundary or tokens[index - 1].low in _SUBJECT_BEFORE
+    )
 
 
 def _until_in_clause(tokens: list[Token], index: int) -> bool:
@@ -1100,6 +1105,16 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
             )
             flagged.add(index)
             break
+    # 'without any Nvidia H100 chips' where the other side has the Nvidia H100 chips.
+    if not flagged:
+        found = _absent_on_one_side(sentence, claims)
+        if found:
+            index, cited, position = found
+            reasons.append(
+                f"negation: the paragraph says '{_phrase(sentence, index, before=2)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position, before=2))}"
+            )
+            flagged.add(index)
     # A word and its negative by prefix: 'destabilizes' against 'stabilizes'.
     if not flagged:
         for index, cited, position in _prefix_negations(sentence, claims):
@@ -1315,6 +1330,92 @@ _SAYING = _forms(
     "say says said tell tells told report reports reported note notes noted add adds added argue argues argued "
     "write writes wrote state states stated claim claims claimed announce announces announced"
 )
+
+
+# Cues that say a thing is absent: 'without a learned critic', 'no new orders', 'for lack of'.
+_ABSENCE = _forms("without no lack lacks lacked lacking")
+# Verbs of doing without: 'dispenses with preference labels' says 'requires no preference labels'.
+_DOING_WITHOUT = _forms(
+    "resist resists resisted resisting dispense dispenses dispensed dispensing forgo forgoes forgoing forwent "
+    "forgone eschew eschews eschewed eschewing skip skips skipped skipping waive waives waived waiving bypass "
+    "bypasses bypassed bypassing shun shuns shunned spare spares spared sparing"
+)
+ABSENT_CONTEXT = 2
+
+
+def _absent_phrase(clause: Clause, index: int) -> list[int] | None:
+    """The negated words after an absence cue whose head is token ``index``, when they are two
+    or more ('without a learned critic': learned, critic)."""
+    tokens = clause.tokens
+    cue = index - 1
+    while cue >= 0 and not tokens[cue].cue:
+        cue -= 1
+    if cue < 0 or tokens[cue].low not in _ABSENCE or _opens_subject(tokens, cue):
+        return None  # 'said no model scored above 25%' is said of no model: the subject's case
+    words = [i for i in range(cue + 1, min(len(tokens), cue + 8)) if tokens[i].negated and tokens[i].content]
+    return words if len(words) >= 2 else None
+
+
+def _says_nothing_negative(clause: Clause, first: int, last: int) -> bool:
+    """No negation, taking away or downward word in the clause around tokens first..last."""
+    tokens = clause.tokens
+    while first > 0 and not tokens[first - 1].boundary:
+        first -= 1
+    while last + 1 < len(tokens) and not tokens[last + 1].boundary:
+        last += 1
+    return not any(
+        t.cue
+        or t.in_negated_clause
+        or t.low in _NEGATIVE_VERBS
+        or t.low in _DOING_WITHOUT
+        or POLARITY.get(t.low, ("", 1))[1] < 0
+        for t in tokens[first : last + 1]
+    )
+
+
+def _asserted_at(clause: Clause, words: list[Token]) -> list[int] | None:
+    """Where a clause has these words one after another (other words between allowed, up to
+    one each), none of them negated."""
+    tokens = clause.tokens
+    for start, token in enumerate(tokens):
+        if not same_word(token, words[0]) or token.in_negated_clause or not token.content:
+            continue
+        found, position = [start], start
+        for word in words[1:]:
+            position = next(
+                (i for i in range(position + 1, min(len(tokens), position + 3)) if same_word(tokens[i], word)), None
+            )
+            if position is None or tokens[position].in_negated_clause:
+                break
+            found.append(position)
+        else:
+            return found
+    return None
+
+
+def _absent_on_one_side(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
+    """A thing said absent on one side ('without a learned critic', 'received no new orders for
+    its offshore turbine') and present on the other ('needs a learned critic', 'booked new
+    orders for its offshore turbine'): two or more of its words in order, none negated, in a
+    clause that says nothing negative and shares more words with the absence's clause."""
+    for cited in claims:
+        claim = cited.clause
+        for mine, theirs, passage_absent in ((sentence, claim, True), (claim, sentence, False)):
+            for index, token in enumerate(mine.tokens):
+                if not (token.head and token.nominal):
+                    continue
+                phrase = _absent_phrase(mine, index)
+                if phrase is None:
+                    continue
+                at = _asserted_at(theirs, [mine.tokens[i] for i in phrase])
+                if at is None or not _says_nothing_negative(theirs, at[0], at[-1]):
+                    continue
+                named = {mine.tokens[i].stem for i in phrase}
+                around = _clause_words_at(mine, index) - named
+                if len(around & _all_stems(theirs)) < ABSENT_CONTEXT:
+                    continue
+                return (index, cited, at[0]) if passage_absent else (at[0], cited, index)
+    return None
 
 
 def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:

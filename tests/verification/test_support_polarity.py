@@ -193,6 +193,29 @@ TWINS = [
         "The new tyre cut Ridgeway's fuel-economy score by 6.5 points, and its wet-grip score slipped by under a "
         "point.",
     ),
+    # A thing absent on one side and present on the other.
+    (
+        "negation",
+        ["The Harlow team notes that its planner needs a hand-built map to route delivery robots in large warehouses."],
+        "The Harlow planner routes delivery robots in large warehouses with a hand-built map, its team notes.",
+        "The Harlow planner routes delivery robots in large warehouses without a hand-built map, its team notes.",
+    ),
+    (
+        "negation",
+        [
+            "Corvid Labs said its speech model was trained without any licensed audiobook recordings, "
+            "using only podcasts."
+        ],
+        "Corvid Labs said its speech model was trained only on podcasts, with no licensed audiobook recordings.",
+        "Corvid Labs said its speech model was trained on a mix of podcasts and licensed audiobook recordings.",
+    ),
+    # A verb of doing without says what 'no' says.
+    (
+        "negation",
+        ["The authors say their ranking method requires no human relevance labels."],
+        "The authors say their ranking method dispenses with human relevance labels.",
+        "The authors say their ranking method is trained on human relevance labels.",
+    ),
     # A word that ranks only in some uses ('led') counts when both sides give the same figure.
     (
         "direction",
