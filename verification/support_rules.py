@@ -1341,6 +1341,7 @@ _DOING_WITHOUT = _forms(
     "bypasses bypassed bypassing shun shuns shunned spare spares spared sparing"
 )
 ABSENT_CONTEXT = 2
+PHRASE_GAP = 4
 
 
 def _absent_phrase(clause: Clause, index: int) -> list[int] | None:
@@ -1374,8 +1375,8 @@ def _says_nothing_negative(clause: Clause, first: int, last: int) -> bool:
 
 
 def _asserted_at(clause: Clause, words: list[Token]) -> list[int] | None:
-    """Where a clause has these words one after another (other words between allowed, up to
-    one each), none of them negated."""
+    """Where a clause has these words in order, each within PHRASE_GAP tokens of the one
+    before ('orders for its 15-megawatt'), none of them negated."""
     tokens = clause.tokens
     for start, token in enumerate(tokens):
         if not same_word(token, words[0]) or token.in_negated_clause or not token.content:
@@ -1383,7 +1384,12 @@ def _asserted_at(clause: Clause, words: list[Token]) -> list[int] | None:
         found, position = [start], start
         for word in words[1:]:
             position = next(
-                (i for i in range(position + 1, min(len(tokens), position + 3)) if same_word(tokens[i], word)), None
+                (
+                    i
+                    for i in range(position + 1, min(len(tokens), position + 1 + PHRASE_GAP))
+                    if same_word(tokens[i], word)
+                ),
+                None,
             )
             if position is None or tokens[position].in_negated_clause:
                 break
@@ -1436,6 +1442,7 @@ def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:
     return any(t.kind == "word" and not t.in_negated_clause and same_word(t, verb) for t in sentence.tokens)
 
 
+_EFFECTS = _forms("effect effects impact change difference")
 _MOTION = _forms("edged ticked went moved crept go goes going gone is are was were be been picked picks shot")
 
 
@@ -1449,6 +1456,8 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
         if sign == 0 and index and tokens[index - 1].low in ("more", "less"):
             return (concept, 1 if tokens[index - 1].low == "more" else -1)  # 'less stable': stability fell
         return concept, sign
+    if low in _EFFECTS and index and tokens[index - 1].low == "no":
+        return ("level", 0)  # 'had no effect on local rainfall': it stayed as it was
     if low in ("expensive", "costly", "pricey") and index and tokens[index - 1].low in ("more", "less"):
         return ("level", 1 if tokens[index - 1].low == "more" else -1)  # 'more expensive': pricier
     if low in ("slowly", "quickly", "rapidly") and index and tokens[index - 1].low in ("more", "less"):
@@ -1548,9 +1557,16 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
             # movements the passage's is.
             mine, theirs = _figures_near(sentence, index), _figures_near(cited.clause, position)
             figures = len(mine & theirs)
-            if other.stem == token.stem and other_sign == sign and (figures or not (mine and theirs)):
-                return None  # the claim uses the very word the same way (of the same figure)
             shared = len(context & _context(cited.clause, position))
+            if (
+                other.stem == token.stem
+                and other_sign == sign
+                and (figures or not (mine and theirs))
+                and (shared or sign)
+            ):
+                # The claim uses the very word the same way (of the same figure); 'no effect' the same
+                # only if about the same things.
+                return None
             if figures and shared < needed:
                 # The same figure moved by both, said of the same thing a little further back:
                 # 'licensing revenue also edged up 9%' against 'licensing revenue in the quarter
@@ -1568,7 +1584,8 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
     if any(other_sign == sign for _, other_sign, _, _, _ in top):
         return None
     if (sign == 0 or any(other_sign == 0 for _, other_sign, _, _, _ in top)) and (
-        token.head or any(cited.clause.tokens[position].head for _, _, cited, position, _ in top)
+        _negated_movement(token)
+        or any(_negated_movement(cited.clause.tokens[position]) for _, _, cited, position, _ in top)
     ):
         return None  # 'did not rise' may say 'was unchanged'
     _, _, cited, position, figures = top[0]
@@ -1603,6 +1620,11 @@ def _clause_words_at(clause: Clause, index: int) -> frozenset[str]:
     while last + 1 < len(tokens) and not tokens[last + 1].boundary:
         last += 1
     return frozenset(t.stem for t in tokens[first : last + 1] if t.content and t.low not in POLARITY)
+
+
+def _negated_movement(token: Token) -> bool:
+    """'did not rise': a movement denied, which may say it stayed flat ('no effect' is no such)."""
+    return token.head and token.low in POLARITY
 
 
 def _weak(clause: Clause, index: int) -> bool:

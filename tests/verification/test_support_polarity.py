@@ -216,6 +216,22 @@ TWINS = [
         "The authors say their ranking method dispenses with human relevance labels.",
         "The authors say their ranking method is trained on human relevance labels.",
     ),
+    # 'no effect on X' says X stayed as it was.
+    (
+        "negation",
+        [
+            "The trial found that the new fertiliser raised wheat yields in dry plots, contrary to lab tests that "
+            "predicted no effect."
+        ],
+        "The new fertiliser lifted wheat yields in dry plots, the trial found, unlike what lab tests predicted.",
+        "The new fertiliser had no effect on wheat yields in dry plots, the trial found, as lab tests predicted.",
+    ),
+    (
+        "negation",
+        ["Brightwater said it received no new bookings for its 40-metre cruise yacht in the spring season."],
+        "Brightwater said its 40-metre cruise yacht drew no new bookings in the spring season.",
+        "Brightwater said it also took new bookings for its 40-metre cruise yacht in the spring season.",
+    ),
     # A word that ranks only in some uses ('led') counts when both sides give the same figure.
     (
         "direction",
