@@ -2923,8 +2923,18 @@ def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
 _TIME_SPANS = _forms("days months years weeks hours minutes seconds decades")
 
 
+def _operand(token: Token) -> str:
+    return token.text.rstrip(",") if token.kind == "number" else token.stem
+
+
+def _side_ends(tokens: list[Token], index: int) -> bool:
+    """A side ends at a boundary, or after a figure that took in its comma ('over 65, ...')."""
+    return tokens[index].boundary or (index > 0 and tokens[index - 1].text.endswith(","))
+
+
 def _operand_word(token: Token) -> bool:
-    return token.kind == "word" and (token.content or token.low in _TIME_SPANS)
+    # Figures tell sides apart too: 'adults under 30 than those over 65'.
+    return (token.kind == "word" and (token.content or token.low in _TIME_SPANS)) or token.kind == "number"
 
 
 @dataclass(frozen=True)
@@ -2967,25 +2977,25 @@ def _comparisons_of(text: str) -> tuple[Comparison, ...]:
     found = []
     tokens = clause.tokens
     for index, token in enumerate(tokens):
-        if token.low != "than" or index == 0:
-            continue
+        if token.low != "than" or index == 0 or _is_bound(clause, index - 1):
+            continue  # 'more than 200': a bound, the quantity rule's
         start = index - 1
         while start > 0 and not tokens[start - 1].boundary:
             start -= 1
         # The other side: the words right after 'than', to the first function word after them
         # ('than verifier quality in the early stages': verifier quality).
         end = index + 1
-        while end < len(tokens) and not tokens[end].boundary and (end == index + 1 or _operand_word(tokens[end])):
+        while end < len(tokens) and not _side_ends(tokens, end) and (end == index + 1 or _operand_word(tokens[end])):
             end += 1
         at, sign = _comparing_word(clause, index)
-        left = {t.stem for t in tokens[start : index - 1] if _operand_word(t) and t.low not in POLARITY}
-        right = {t.stem for t in tokens[index + 1 : end] if _operand_word(t) and t.low not in POLARITY}
-        # What tells the sides apart: 'terminal rewards' against 'process rewards'.
+        left = {_operand(t) for t in tokens[start : index - 1] if _operand_word(t) and t.low not in POLARITY}
+        right = {_operand(t) for t in tokens[index + 1 : end] if _operand_word(t) and t.low not in POLARITY}
         if not right - left:
             # 'than agents using direct tool calling': what tells it apart comes after a function word.
-            while end < len(tokens) and not tokens[end].boundary:
+            while end < len(tokens) and not _side_ends(tokens, end):
                 end += 1
-            right = {t.stem for t in tokens[index + 1 : end] if _operand_word(t) and t.low not in POLARITY}
+            right = {_operand(t) for t in tokens[index + 1 : end] if _operand_word(t) and t.low not in POLARITY}
+        # What tells the sides apart: 'terminal rewards' against 'process rewards'.
         left, right = left - right, right - left
         if left and right:
             found.append(Comparison(index, tokens[index - 1].low, at, sign, frozenset(left), frozenset(right)))

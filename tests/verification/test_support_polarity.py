@@ -42,6 +42,13 @@ TWINS = [
         "In the trial the heat pump model drew 45% less power than the gas boiler model.",
         "In the trial the heat pump model drew 45% higher power than the gas boiler model.",
     ),
+    # Figures tell a comparison's sides apart: 'under 35 than ... over 50'.
+    (
+        "direction",
+        ["The poll found that support for the bill was lower among renters under 35 than among those over 50."],
+        "Renters under 35 were less supportive of the bill than those over 50, the poll found.",
+        "Renters under 35 were more supportive of the bill than those over 50, the poll found.",
+    ),
     # A passive turns a rank round: 'was met by the team' is 'the team met'.
     (
         "direction",
