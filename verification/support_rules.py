@@ -1030,7 +1030,7 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
         agrees = False
         for cited in claims:
             for position, other in enumerate(cited.clause.tokens):
-                if other.content and same_word(token, other):
+                if other.content and _same_or_inflected(token, other):
                     if (
                         other.in_negated_clause
                         or (token.nominal and _scarce(sentence, index, cited.clause))
@@ -1065,7 +1065,12 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
             if not (other.head and (other.verbal or _found_no(cited.clause, position, sentence))):
                 continue
             for index, token in enumerate(sentence.tokens):
-                if index in flagged or not token.content or token.in_negated_clause or not same_word(token, other):
+                if (
+                    index in flagged
+                    or not token.content
+                    or token.in_negated_clause
+                    or not _same_or_inflected(token, other)
+                ):
                     continue
                 if _prefix_negative(token, other):
                     continue  # 'unauthorized' says what 'not authorized' says
@@ -1212,7 +1217,7 @@ def _negated_in_other_words(sentence: Clause, claims: Sequence[Cited]) -> tuple[
                 if len(about) < 2:
                     continue
                 for position, other in enumerate(theirs.tokens):
-                    if same_word(token, other) or not _plain_verb(theirs, position):
+                    if _same_or_inflected(token, other) or not _plain_verb(theirs, position):
                         continue
                     if any(t.low in POLARITY for t in theirs.tokens[position + 1 : position + 1 + OBJECT_REACH]):
                         continue  # 'rated below the standard' may say 'did not reach the standard'
@@ -1620,6 +1625,18 @@ def _clause_words_at(clause: Clause, index: int) -> frozenset[str]:
     while last + 1 < len(tokens) and not tokens[last + 1].boundary:
         last += 1
     return frozenset(t.stem for t in tokens[first : last + 1] if t.content and t.low not in POLARITY)
+
+
+_INFLECTIONS = ("ed", "d", "s", "es", "ing")
+
+
+def _same_or_inflected(a: Token, b: Token) -> bool:
+    """``same_word``, or one word the other with an inflection ('ordered', 'order'), which the
+    stemmer may cut apart ('ord' and 'order')."""
+    if same_word(a, b):
+        return True
+    longer, shorter = (a.low, b.low) if len(a.low) > len(b.low) else (b.low, a.low)
+    return len(shorter) >= 4 and any(longer == shorter + ending for ending in _INFLECTIONS)
 
 
 def _negated_movement(token: Token) -> bool:

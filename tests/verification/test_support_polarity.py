@@ -200,6 +200,13 @@ TWINS = [
         "The new tyre cut Ridgeway's fuel-economy score by 6.5 points, and its wet-grip score slipped by under a "
         "point.",
     ),
+    # A negated word read through its inflections ('order', 'ordered'), which a stemmer may cut apart.
+    (
+        "negation",
+        ["The regulator said the bank's planned branch closures could go ahead, and it did not order a pause."],
+        "The regulator let the bank's planned branch closures go ahead without ordering a pause.",
+        "The regulator ordered the bank to pause its planned branch closures.",
+    ),
     # A thing absent on one side and present on the other.
     (
         "negation",
