@@ -1141,6 +1141,10 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
     return reasons
 
 
+# Verbs whose object carries the predicate ('had an effect', 'made changes').
+_LIGHT_VERBS = _forms("have has had having get gets got getting make makes made making do does did take takes took")
+# Words that say 'almost none': 'little effect', 'few changes'.
+_FEW = _forms("little few fewer rarely seldom hardly barely scarcely")
 OBJECT_REACH = 5
 OBJECT_WORDS = 3
 # Verbs that already say 'not': their negation is no plain denial ('did not stop').
@@ -1197,6 +1201,7 @@ def _plain_verb(clause: Clause, index: int) -> bool:
         and not token.subject_negated
         and token.low not in POLARITY
         and token.low not in _NEGATIVE_VERBS
+        and token.low not in _FEW
         and _verb_form(clause.tokens, index)
     )
 
@@ -1219,7 +1224,12 @@ def _negated_in_other_words(sentence: Clause, claims: Sequence[Cited]) -> tuple[
                 for position, other in enumerate(theirs.tokens):
                     if _same_or_inflected(token, other) or not _plain_verb(theirs, position):
                         continue
-                    if any(t.low in POLARITY for t in theirs.tokens[position + 1 : position + 1 + OBJECT_REACH]):
+                    if theirs.tokens[position].low in _LIGHT_VERBS:
+                        continue  # 'had little effect': the predicate is in the noun, not the verb
+                    if any(
+                        t.low in POLARITY or t.low in _FEW
+                        for t in theirs.tokens[position + 1 : position + 1 + OBJECT_REACH]
+                    ):
                         continue  # 'rated below the standard' may say 'did not reach the standard'
                     if len(_object_of(theirs, position) & about) >= 2 and not any(t.cue for t in theirs.tokens):
                         return (index, cited, position) if passage_negated else (position, cited, index)
@@ -1684,20 +1694,26 @@ def _sides(clause: Clause, index: int) -> tuple[frozenset[str], frozenset[str]]:
     who behind. Commas and 'and' do not end a side ('ahead of Micron and Samsung')."""
     tokens = clause.tokens
 
-    def side(positions: range) -> frozenset[str]:
+    def side(positions: range, cut: bool = False) -> frozenset[str]:
         found = set()
         for position in positions:
             token = tokens[position]
             if token.low in (".", ";", ":") or token.low in _SIDE_ENDS:
                 break
-            if token.content and token.low not in POLARITY:
+            if cut and found and token.low in _PREPOSITIONS:
+                break  # 'ranked below the new model | on the reading test': an adjunct, no side
+            # The verbs ('ranked below') belong to neither side.
+            if token.content and token.low not in POLARITY and not _verb_form(tokens, position):
                 found.add(token.stem)
         return frozenset(found)
 
     return (
         side(range(index - 1, max(-1, index - SIDE_BEFORE - 1), -1)),
-        side(range(index + 1, min(len(tokens), index + SIDE_AFTER + 1))),
+        side(range(index + 1, min(len(tokens), index + SIDE_AFTER + 1)), cut=True),
     )
+
+
+_PREPOSITIONS = _forms("on in at by for with from to as during across among per")
 
 
 def _swapped(sentence: Clause, index: int, claim: Clause, position: int, names: tuple[str | None, str | None]) -> bool:
@@ -1732,6 +1748,13 @@ def _swapped_sides(
         return _order(mine.left, mine.right, theirs.left, theirs.right) == "swapped"
     left, right = _sides(sentence, index)
     other_left, other_right = _sides(claim, position)
+    # Words both sides have ('model' of 'the older model ... the new model') tell neither apart.
+    left, right, other_left, other_right = (
+        left - right,
+        right - left,
+        other_left - other_right,
+        other_right - other_left,
+    )
     same = len(left & other_left) + len(right & other_right)
     crossed = len(left & other_right) + len(right & other_left)
     return crossed > same and (same == 0 or (bool(left & other_right) and bool(right & other_left)))

@@ -49,6 +49,14 @@ TWINS = [
         "Renters under 35 were less supportive of the bill than those over 50, the poll found.",
         "Renters under 35 were more supportive of the bill than those over 50, the poll found.",
     ),
+    # Words both sides share ('model') and the verb ('ranked') tell neither side apart; an
+    # adjunct after the second side ('on the reading test') is no side.
+    (
+        "direction",
+        ["The new model ranked above the older model on the reading test."],
+        "The older model ranked below the new model on the reading test.",
+        "The new model ranked below the older model on the reading test.",
+    ),
     # A passive turns a rank round: 'was met by the team' is 'the team met'.
     (
         "direction",
@@ -272,3 +280,28 @@ def test_a_word_that_merely_begins_with_a_prefix_is_no_negative():
         ["Helix Compute closed a $640 million round led by Lightspeed, the company said on March 11."],
     )
     assert not any(reason.startswith("negation:") for reason in verdict.reasons), verdict.reasons
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # 'had little effect' carries its predicate in the noun: no other verb is denied.
+        (
+            "The drug barely changed blood pressure in the trial.",
+            "The drug had little effect on blood pressure in the trial.",
+        ),
+        # A negated verb and a verb of keeping the same thing ('did not renew', 'let ... lapse').
+        (
+            "The museum did not renew its lease on the east wing, the board said.",
+            "The board said the museum let its lease on the east wing lapse.",
+        ),
+        # A figure-free rank turned round with its sides swapped.
+        (
+            "Rivals trailed Nova Motors by 4 points in the quality survey.",
+            "Nova Motors led its rivals by 4 points in the quality survey.",
+        ),
+    ],
+)
+def test_paraphrases_of_negation_and_rank_pass(text, claim):
+    verdict = assess(text, [claim])
+    assert verdict.supported, verdict.reasons
