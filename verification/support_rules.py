@@ -53,6 +53,9 @@ _NEGATOR_PHRASES = (
     ("failing", "to"),
     ("unable", "to"),
     ("refused", "to"),
+    ("declined", "to"),
+    ("declines", "to"),
+    ("decline", "to"),
     ("refuses", "to"),
     ("yet", "to"),
     ("no", "longer"),
@@ -625,6 +628,8 @@ def _mark_negation(tokens: list[Token]) -> None:
         if token.low in _NEGATOR_FIRST_WORDS:
             for phrase in _NEGATOR_PHRASES:
                 if tuple(t.low for t in tokens[index : index + len(phrase)]) == phrase:
+                    if phrase[0] in _DECLINE and not _verb_after_to(tokens, index + 2):
+                        break  # 'declined to about 29%': a fall, not a refusal
                     cue_end = index + len(phrase) - 1
                     verbal = phrase[0] not in ("rather", "instead", "absence")
                     break
@@ -726,6 +731,25 @@ def _mark_negation(tokens: list[Token]) -> None:
             denied_reason = denied_reason or (token.low == "not" and following in ("because", "since"))
 
 
+_DECLINE = _forms("decline declines declined")
+# After 'declined to', what a fall reaches rather than a verb refused.
+_FALL_TARGETS = _forms("about around roughly nearly almost just below under record level levels low lows zero")
+
+
+def _verb_after_to(tokens: list[Token], index: int) -> bool:
+    """Whether the word after 'to' reads as a verb ('declined to comment'), not a level."""
+    if index >= len(tokens):
+        return False
+    token = tokens[index]
+    return (
+        token.kind == "word"
+        and token.low not in _DETERMINERS
+        and token.low not in NUMBER_WORDS
+        and token.low not in _FALL_TARGETS
+        and not token.name
+    )
+
+
 def _opens_subject(tokens: list[Token], index: int) -> bool:
     """A 'no' that opens its clause's subject: 'said no model scored above 25%'."""
     return tokens[index].low == "no" and (
@@ -749,14 +773,21 @@ def _negate(token: Token) -> None:
 def _negate_verb_before(tokens: list[Token], index: int) -> bool:
     """'beat AdamW on none of the six': a 'none' or 'neither' after its clause's verb negates
     the verb. Whether there was such a verb."""
+    verbs = []
     position = index - 1
     while position >= 0 and not tokens[position].boundary:
         if tokens[position].content and _verb_form(tokens, position):
-            tokens[index].cue = True
-            _negate(tokens[position])
-            return True
+            verbs.append(position)
         position -= 1
-    return False
+    if not verbs:
+        return False
+    # 'sold shares to neither': a past or irregular form is surer a verb than a plural noun.
+    sure = [
+        position for position in verbs if not tokens[position].low.endswith("s") or tokens[position].low in POLARITY
+    ]
+    tokens[index].cue = True
+    _negate(tokens[(sure or verbs)[0]])
+    return True
 
 
 NONE_OF_REACH = 10
@@ -1042,6 +1073,8 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                         continue
                     if token.verbal and position and cited.clause.tokens[position - 1].kind == "number":
                         continue  # 'did not pass' against '30.7% pass rate': a verb against a measure's name
+                    if token.nominal and _subject_at(cited.clause, position):
+                        continue  # 'won without its star striker' against 'though its star striker was injured'
                     score = len(context & _context(cited.clause, position))
                     if best is None or score > best[0]:
                         best = (score, cited, position)
@@ -1414,6 +1447,21 @@ def _asserted_at(clause: Clause, words: list[Token]) -> list[int] | None:
     return None
 
 
+def _subject_at(clause: Clause, index: int) -> bool:
+    """Whether the words at ``index`` open a clause of their own ('even though its star striker
+    was out injured', 'which its critics ...'): a subject said of in passing, not a thing had or
+    used. A sentence's own subject is not ('The retrieval step was used')."""
+    position = index - 1
+    while position >= 0 and clause.tokens[position].kind == "word" and not clause.tokens[position].content:
+        if clause.tokens[position].boundary:
+            return clause.tokens[position].low in _SUBORDINATE
+        position -= 1
+    return False
+
+
+_SUBORDINATE = _forms("though although while whereas because which who whom")
+
+
 def _absent_on_one_side(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
     """A thing said absent on one side ('without a learned critic', 'received no new orders for
     its offshore turbine') and present on the other ('needs a learned critic', 'booked new
@@ -1429,7 +1477,7 @@ def _absent_on_one_side(sentence: Clause, claims: Sequence[Cited]) -> tuple[int,
                 if phrase is None:
                     continue
                 at = _asserted_at(theirs, [mine.tokens[i] for i in phrase])
-                if at is None or not _says_nothing_negative(theirs, at[0], at[-1]):
+                if at is None or not _says_nothing_negative(theirs, at[0], at[-1]) or _subject_at(theirs, at[0]):
                     continue
                 named = {mine.tokens[i].stem for i in phrase}
                 around = _clause_words_at(mine, index) - named
@@ -1667,8 +1715,9 @@ FIGURE_REACH = 6
 
 
 def _figures_near(clause: Clause, index: int) -> frozenset[str]:
-    """The figures within FIGURE_REACH tokens of token ``index``, not past a comma or a clause
-    word: what a movement or a rank is by ('trailed ... by 2.8 points')."""
+    """The nearest figure on each side of token ``index``, within FIGURE_REACH tokens and not
+    past a comma or a clause word: what a movement or a rank is by ('trailed ... by 2.8
+    points'), not the next movement's ('dropped 2% in May following a 1% increase')."""
     tokens = clause.tokens
     found = set()
     for step in (-1, 1):
@@ -1679,6 +1728,7 @@ def _figures_near(clause: Clause, index: int) -> frozenset[str]:
                 break
             if token.kind == "number" and not (token.start and clause.text[token.start - 1] in "-."):
                 found.add(token.text.rstrip("%,"))
+                break
             position += step
     return frozenset(found)
 

@@ -77,6 +77,20 @@ TWINS = [
         "The tutoring program helped each of the three schools in the district.",
         "The tutoring program helped neither the largest nor the smallest of the three schools in the district.",
     ),
+    # The verb 'neither' negates is the surer verb before it ('sold', not 'shares').
+    (
+        "negation",
+        ["The fund sold stakes to both of the two bidders, the filing shows."],
+        "The filing shows the fund sold stakes to each of the two bidders.",
+        "The filing shows the fund sold stakes to neither of the two bidders.",
+    ),
+    # 'declined to' refuses; 'declined to about 29%' falls.
+    (
+        "negation",
+        ["The court refused to hear the appeal, so the ban stands."],
+        "The court declined to hear the appeal, leaving the ban in place.",
+        "The court agreed to hear the appeal, though the ban stands for now.",
+    ),
     # 'None of the X verb': the verb is negated, not the X.
     (
         "negation",
@@ -294,6 +308,21 @@ def test_a_word_that_merely_begins_with_a_prefix_is_no_negative():
         (
             "The museum did not renew its lease on the east wing, the board said.",
             "The board said the museum let its lease on the east wing lapse.",
+        ),
+        # 'declined to about 29%' is a fall, no refusal.
+        (
+            "The company expects China's share of its sales to decline to about 29% in fiscal 2026.",
+            "The company expects China to make up a smaller slice of its sales in fiscal 2026, about 29%.",
+        ),
+        # Someone in a clause of their own ('even though its striker was injured') is not had or used.
+        (
+            "The team won without its star striker, who was injured.",
+            "The team won even though its star striker was out injured.",
+        ),
+        # Each movement's figure is its nearest: 'dropped 2% ... following a 1% increase'.
+        (
+            "Retail sales fell 2% in May, after rising 1% in April.",
+            "Retail sales dropped 2% in May following a 1% increase in April.",
         ),
         # A figure-free rank turned round with its sides swapped.
         (
