@@ -1519,7 +1519,7 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
         if sign == 0 and index and tokens[index - 1].low in ("more", "less"):
             return (concept, 1 if tokens[index - 1].low == "more" else -1)  # 'less stable': stability fell
         return concept, sign
-    if low in _EFFECTS and index and tokens[index - 1].low == "no":
+    if low in _EFFECTS and "no" in (tokens[index - 1].low if index else "", tokens[index - 2].low if index > 1 else ""):
         return ("level", 0)  # 'had no effect on local rainfall': it stayed as it was
     if low in ("expensive", "costly", "pricey") and index and tokens[index - 1].low in ("more", "less"):
         return ("level", 1 if tokens[index - 1].low == "more" else -1)  # 'more expensive': pricier
@@ -1602,17 +1602,28 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
     for cited in claims:
         for position, (other_concept, other_sign) in _movements(cited.clause).items():
             other = cited.clause.tokens[position]
-            if other_concept != concept and not (
-                {concept, other_concept} == {"level", "outcome"}
-                and (token.low in _LEVEL_TOO or other.low in _LEVEL_TOO)
-                # 'lifted accuracy' against 'did not improve accuracy'; two negations say little
-                and not (token.negated and other.negated)
+            # 'lagged the smaller one' against 'scored higher than the smaller one': a level
+            # compared is a rank.
+            compared_rank = {concept, other_concept} == {"rank", "level"} and (
+                _than_after(sentence, index) if concept == "level" else _than_after(cited.clause, position)
+            )
+            if (
+                other_concept != concept
+                and not compared_rank
+                and not (
+                    {concept, other_concept} == {"level", "outcome"}
+                    and (token.low in _LEVEL_TOO or other.low in _LEVEL_TOO)
+                    # 'lifted accuracy' against 'did not improve accuracy'; two negations say little
+                    and not (token.negated and other.negated)
+                )
             ):
                 continue
             if other.stem in others and other.stem != token.stem:
                 continue
             compared = _than_after(sentence, index) and _than_after(cited.clause, position)
-            if (concept == "rank" or compared) and _swapped(sentence, index, cited.clause, position, names):
+            if (concept == "rank" or compared or compared_rank) and _swapped(
+                sentence, index, cited.clause, position, names
+            ):
                 # 'B trailed A' says what 'A beat B' says, 'Porto's rents are lower than Lisbon's'
                 # what 'rents in Lisbon are higher than in Porto': reversed roles reverse the sign.
                 other_sign = -other_sign
@@ -1659,7 +1670,9 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
     if all(weak) or (any(weak) and not figures):
         return None
     negated = (token.head and not token.removed) or (other.head and not other.removed)
-    kind = "negation" if negated or token.subject_negated or other.subject_negated else "direction"
+    # 'no effect on hiring' against 'boosted hiring' is a negation too.
+    no_effect = token.low in _EFFECTS or other.low in _EFFECTS
+    kind = "negation" if negated or no_effect or token.subject_negated or other.subject_negated else "direction"
     return (
         f"{kind}: the paragraph says '{_phrase(sentence, index)}'; "
         f"{_claim_says(cited, _phrase(cited.clause, position))}"
@@ -1753,7 +1766,12 @@ def _sides(clause: Clause, index: int) -> tuple[frozenset[str], frozenset[str]]:
             if cut and found and token.low in _PREPOSITIONS:
                 break  # 'ranked below the new model | on the reading test': an adjunct, no side
             # The verbs ('ranked below') belong to neither side.
-            if token.content and token.low not in POLARITY and not _verb_form(tokens, position):
+            if (
+                token.content
+                and _identifies(token)
+                and token.low not in _STAND_INS
+                and not _verb_form(tokens, position)
+            ):
                 found.add(token.stem)
         return frozenset(found)
 
@@ -1763,6 +1781,8 @@ def _sides(clause: Clause, index: int) -> tuple[frozenset[str], frozenset[str]]:
     )
 
 
+# Words that stand in for a side's noun ('the larger one'): they tell no side apart.
+_STAND_INS = _forms("one ones")
 _PREPOSITIONS = _forms("on in at by for with from to as during across among per")
 
 
@@ -3013,6 +3033,13 @@ def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
 _TIME_SPANS = _forms("days months years weeks hours minutes seconds decades")
 
 
+def _identifies(token: Token) -> bool:
+    """A word that can tell a side apart: not a rank or comparing word; a level word may
+    ('the cheaper plan', 'the larger model')."""
+    polarity = POLARITY.get(token.low)
+    return token.low not in _COMPARATIVES and (polarity is None or polarity[0] == "level")
+
+
 def _operand(token: Token) -> str:
     return token.text.rstrip(",") if token.kind == "number" else token.stem
 
@@ -3078,13 +3105,23 @@ def _comparisons_of(text: str) -> tuple[Comparison, ...]:
         while end < len(tokens) and not _side_ends(tokens, end) and (end == index + 1 or _operand_word(tokens[end])):
             end += 1
         at, sign = _comparing_word(clause, index)
-        left = {_operand(t) for t in tokens[start : index - 1] if _operand_word(t) and t.low not in POLARITY}
-        right = {_operand(t) for t in tokens[index + 1 : end] if _operand_word(t) and t.low not in POLARITY}
+        left = {
+            _operand(t)
+            for t in tokens[start : index - 1]
+            if _operand_word(t) and _identifies(t) and t is not tokens[at]
+        }
+        right = {
+            _operand(t) for t in tokens[index + 1 : end] if _operand_word(t) and _identifies(t) and t is not tokens[at]
+        }
         if not right - left:
             # 'than agents using direct tool calling': what tells it apart comes after a function word.
             while end < len(tokens) and not _side_ends(tokens, end):
                 end += 1
-            right = {_operand(t) for t in tokens[index + 1 : end] if _operand_word(t) and t.low not in POLARITY}
+            right = {
+                _operand(t)
+                for t in tokens[index + 1 : end]
+                if _operand_word(t) and _identifies(t) and t is not tokens[at]
+            }
         # What tells the sides apart: 'terminal rewards' against 'process rewards'.
         left, right = left - right, right - left
         if left and right:

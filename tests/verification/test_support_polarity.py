@@ -57,6 +57,14 @@ TWINS = [
         "The older model ranked below the new model on the reading test.",
         "The new model ranked below the older model on the reading test.",
     ),
+    # A level compared ('higher than') is a rank: 'lagged' says it the other way round, and
+    # level words ('smaller', 'larger') tell the sides apart.
+    (
+        "direction",
+        ["The larger model scored 3 points higher than the smaller one on the math test."],
+        "The smaller model lagged the larger one by 3 points on the math test.",
+        "The larger model lagged the smaller one by 3 points on the math test.",
+    ),
     # A passive turns a rank round: 'was met by the team' is 'the team met'.
     (
         "direction",
@@ -228,6 +236,12 @@ TWINS = [
         ["The regulator said the bank's planned branch closures could go ahead, and it did not order a pause."],
         "The regulator let the bank's planned branch closures go ahead without ordering a pause.",
         "The regulator ordered the bank to pause its planned branch closures.",
+    ),
+    (
+        "negation",
+        ["The study found the new policy had no measurable impact on hiring."],
+        "The new policy left hiring where it was, with no measurable impact, the study found.",
+        "The study found the new policy boosted hiring.",
     ),
     # A thing absent on one side and present on the other.
     (
