@@ -800,8 +800,12 @@ def _negate_verb_after(tokens: list[Token], index: int) -> None:
         token = tokens[position]
         if token.boundary and token.kind == "punct":
             return
-        # 'evaluated by the authors' describes the models; 'were verified by' is the verb.
-        participle = tokens[position + 1].low == "by" if position + 1 < len(tokens) else False
+        # 'evaluated by the authors', 'planted in 2020' describe the things; 'were verified by'
+        # is the verb.
+        following = tokens[position + 1].low if position + 1 < len(tokens) else ""
+        participle = following == "by" or (
+            token.low.endswith("ed") and tokens[position - 1].content and following in _PREPOSITIONS
+        )
         if participle and tokens[position - 1].low in _BE:
             participle = False
         if token.content and not participle and _verb_form(tokens, position):
@@ -1066,6 +1070,7 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                         other.in_negated_clause
                         or (token.nominal and _scarce(sentence, index, cited.clause))
                         or _prefix_negative(token, other)
+                        or _negation_moved(sentence, index, cited.clause, position)
                     ):
                         agrees = (
                             True  # 'no accuracy gain' and 'did not improve accuracy'; 'not authorized', 'unauthorized'
@@ -1199,6 +1204,18 @@ def _object_of(clause: Clause, index: int) -> frozenset[str]:
             if len(found) == OBJECT_WORDS:
                 break
     return frozenset(found)
+
+
+def _negation_moved(sentence: Clause, index: int, claim: Clause, position: int) -> bool:
+    """'without requiring a reboot' says what 'needs no reboot' says: the claim's word is
+    followed closely by a negation of a word the passage's negation also covers."""
+    if claim.tokens[position].cue or sentence.tokens[index].cue:
+        return False  # 'eliminates X' takes X away: no negation moved
+    mine = [t for t in sentence.tokens[index + 1 : index + 5] if t.negated and not t.removed]
+    return any(
+        t.negated and not t.removed and t.nominal and any(same_word(t, other) for other in mine)
+        for t in claim.tokens[position + 1 : position + 4]
+    )
 
 
 def _gerund_noun(clause: Clause, index: int) -> bool:

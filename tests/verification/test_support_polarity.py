@@ -338,6 +338,13 @@ def test_a_word_that_merely_begins_with_a_prefix_is_no_negative():
             "Retail sales fell 2% in May, after rising 1% in April.",
             "Retail sales dropped 2% in May following a 1% increase in April.",
         ),
+        # 'without requiring a reboot' says 'needs no reboot': the negation moved to the object.
+        ("The patch closes the flaw without requiring a reboot.", "The patch fixes the flaw and needs no reboot."),
+        # 'trees planted in 2020' describes the trees; 'survived' is what 'nearly none' negates.
+        (
+            "Nearly none of the 200 trees planted in 2020 survived the drought.",
+            "Almost all of the 200 trees planted in 2020 died in the drought.",
+        ),
         # A figure-free rank turned round with its sides swapped.
         (
             "Rivals trailed Nova Motors by 4 points in the quality survey.",
