@@ -1522,6 +1522,18 @@ def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:
     return any(t.kind == "word" and not t.in_negated_clause and same_word(t, verb) for t in sentence.tokens)
 
 
+# What 'up from' and 'down from' start from when it is a value: 'the 2025 level', 'Beacon-1's rate'.
+_LEVEL_NOUNS = _forms("level levels rate rates figure figures share total peak high low record mark pace average")
+FROM_REACH = 5
+
+
+def _from_a_level(tokens: list[Token], start: int) -> bool:
+    return any(
+        t.kind == "number" or t.low in _LEVEL_NOUNS or t.low in MONTHS or t.low in _FUTURE_UNITS
+        for t in tokens[start : start + FROM_REACH]
+    )
+
+
 _EFFECTS = _forms("effect effects impact change difference")
 _MOTION = _forms("edged ticked went moved crept go goes going gone is are was were be been picked picks shot")
 
@@ -1550,8 +1562,12 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
     if low in ("up", "down"):
         previous = tokens[index - 1].low if index else ""
         following = tokens[index + 1] if index + 1 < len(tokens) else None
-        # 'edged up', 'down 3%', 'up from the 2025 level'
-        if previous in _MOTION or (following is not None and (following.kind == "number" or following.low == "from")):
+        # 'edged up', 'down 3%', 'up from the 2025 level' (not 'came down from the hills')
+        if (
+            previous in _MOTION
+            or (following is not None and following.kind == "number")
+            or (following is not None and following.low == "from" and _from_a_level(tokens, index + 2))
+        ):
             return ("level", 1 if low == "up" else -1)
     return None
 
@@ -1638,9 +1654,14 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
             if other.stem in others and other.stem != token.stem:
                 continue
             compared = _than_after(sentence, index) and _than_after(cited.clause, position)
-            if (concept == "rank" or compared or compared_rank) and _swapped(
-                sentence, index, cited.clause, position, names
-            ):
+            # The same word with its sides swapped needs names to show it ('A beat B', 'B beat
+            # A'); the words around tell a turned word's sides, not a repeated one's.
+            swapped = (
+                _names_swapped(names, _names_around(cited.clause, position))
+                if other.stem == token.stem and (_noun_use(sentence, index) or _noun_use(cited.clause, position))
+                else _swapped(sentence, index, cited.clause, position, names)
+            )
+            if (concept == "rank" or compared or compared_rank) and swapped:
                 # 'B trailed A' says what 'A beat B' says, 'Porto's rents are lower than Lisbon's'
                 # what 'rents in Lisbon are higher than in Porto': reversed roles reverse the sign.
                 other_sign = -other_sign
@@ -1810,6 +1831,16 @@ def _swapped(sentence: Clause, index: int, claim: Clause, position: int, names: 
     return _swapped_sides(sentence, index, claim, position, names) != (
         _rank_passive(sentence, index) != _rank_passive(claim, position)
     )
+
+
+def _noun_use(clause: Clause, index: int) -> bool:
+    """'sales of trail passes': a rank word used as a noun or modifier, with no sides."""
+    previous = clause.tokens[index - 1].low if index else ""
+    return previous in _DETERMINERS or previous == "of"
+
+
+def _names_swapped(names: tuple[str | None, str | None], other_names: tuple[str | None, str | None]) -> bool:
+    return None not in names and names[0] != names[1] and names == other_names[::-1]
 
 
 def _rank_passive(clause: Clause, index: int) -> bool:

@@ -345,6 +345,11 @@ def test_a_word_that_merely_begins_with_a_prefix_is_no_negative():
             "Nearly none of the 200 trees planted in 2020 survived the drought.",
             "Almost all of the 200 trees planted in 2020 died in the drought.",
         ),
+        # 'came down from the hills' moves no level.
+        (
+            "Hikers came down from the hills after sales of trail passes rose 5%, the park said.",
+            "The park said trail pass sales rose 5%, after which hikers came down from the hills.",
+        ),
         # A figure-free rank turned round with its sides swapped.
         (
             "Rivals trailed Nova Motors by 4 points in the quality survey.",
