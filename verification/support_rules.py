@@ -1071,6 +1071,7 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                         or (token.nominal and _scarce(sentence, index, cited.clause))
                         or _prefix_negative(token, other)
                         or _negation_moved(sentence, index, cited.clause, position)
+                        or (token.nominal and _predicate_negated(cited.clause, position))
                     ):
                         agrees = (
                             True  # 'no accuracy gain' and 'did not improve accuracy'; 'not authorized', 'unauthorized'
@@ -1204,6 +1205,17 @@ def _object_of(clause: Clause, index: int) -> frozenset[str]:
             if len(found) == OBJECT_WORDS:
                 break
     return frozenset(found)
+
+
+def _predicate_negated(clause: Clause, index: int) -> bool:
+    """'the trial date has not been set' says what 'no date has been set' says: the word is the
+    subject of a verb its clause negates."""
+    for token in clause.tokens[index + 1 :]:
+        if token.boundary:
+            return False
+        if token.cue and (token.low in _VERBAL_NEGATORS or token.low.endswith("n't")):
+            return True
+    return False
 
 
 def _negation_moved(sentence: Clause, index: int, claim: Clause, position: int) -> bool:

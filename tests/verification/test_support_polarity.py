@@ -99,6 +99,13 @@ TWINS = [
         "The court declined to hear the appeal, leaving the ban in place.",
         "The court agreed to hear the appeal, though the ban stands for now.",
     ),
+    # 'No date has been set' says what 'the date has not been set' says.
+    (
+        "negation",
+        ["The court said the hearing date has not been set."],
+        "No hearing date has been set, the court said.",
+        "The court said the hearing date has been set.",
+    ),
     # 'None of the X verb': the verb is negated, not the X.
     (
         "negation",
