@@ -2,8 +2,14 @@
 cites and, when they disagree, says which kind of change it found and quotes both sides.
 
 - **negation**: the passage negates what a claim asserts, or asserts what a claim negates
-  ('did not improve' against 'improved by 12%');
-- **direction**: opposite movement or comparison (rose/fell, beat/trailed, higher/lower);
+  ('did not improve' against 'improved by 12%'), in the same words or others about the same
+  things ('cannot stand in for real user logs' against 'can substitute for real user logs'),
+  or has a thing the claim says is absent ('needs a learned critic', 'without a learned
+  critic'). A negation is read where it stands: 'beat AdamW on none of the six' negates
+  'beat', 'None of the models evaluated by the authors reached' negates 'reached';
+- **direction**: opposite movement or comparison (rose/fell, beat/trailed, higher/lower). A
+  rank or comparison is read with its two sides: the opposite word with the sides swapped
+  says the same ('X trailed Y' for 'Y ... above X'), the same word with them swapped does not;
 - **date**: a month, weekday, season, quarter or half, or a relative date ('next year'), that
   the claims give differently or not at all (years, written with digits, are figures);
 - **quantity**: percent against percentage points, 'more than' against 'less than', doubled
