@@ -2,8 +2,14 @@
 cites and, when they disagree, says which kind of change it found and quotes both sides.
 
 - **negation**: the passage negates what a claim asserts, or asserts what a claim negates
-  ('did not improve' against 'improved by 12%');
-- **direction**: opposite movement or comparison (rose/fell, beat/trailed, higher/lower);
+  ('did not improve' against 'improved by 12%'), in the same words or others about the same
+  things ('cannot stand in for real user logs' against 'can substitute for real user logs'),
+  or has a thing the claim says is absent ('needs a learned critic', 'without a learned
+  critic'). A negation is read where it stands: 'beat AdamW on none of the six' negates
+  'beat', 'None of the models evaluated by the authors reached' negates 'reached';
+- **direction**: opposite movement or comparison (rose/fell, beat/trailed, higher/lower). A
+  rank or comparison is read with its two sides: the opposite word with the sides swapped
+  says the same ('X trailed Y' for 'Y ... above X'), the same word with them swapped does not;
 - **date**: a month, weekday, season, quarter or half, or a relative date ('next year'), that
   the claims give differently or not at all (years, written with digits, are figures);
 - **quantity**: percent against percentage points, 'more than' against 'less than', doubled
@@ -43,7 +49,9 @@ def _forms(text: str) -> frozenset[str]:
 _CLAUSE_WORDS = _forms("but while whereas although though because which who whom and or after before since when as")
 
 # A negation cue makes the next content words (up to NEGATION_REACH of them) negated.
-_NEGATORS = _forms("not no never none nor neither without cannot nothing nobody lack lacks lacked lacking")
+_NEGATORS = _forms(
+    "not no never none nor neither without cannot nothing nobody lack lacks lacked lacking hardly barely scarcely"
+)
 _NEGATOR_PHRASES = (
     ("failed", "to"),
     ("fails", "to"),
@@ -51,6 +59,9 @@ _NEGATOR_PHRASES = (
     ("failing", "to"),
     ("unable", "to"),
     ("refused", "to"),
+    ("declined", "to"),
+    ("declines", "to"),
+    ("decline", "to"),
     ("refuses", "to"),
     ("yet", "to"),
     ("no", "longer"),
@@ -73,11 +84,22 @@ _CESSATION = _forms(
 _REMOVALS = _forms(
     "remove removes removed removing drop drops dropped dropping eliminate eliminates eliminated eliminating "
     "omit omits omitted omitting strip strips stripped stripping ditch ditches ditched ditching exclude "
-    "excludes excluded excluding"
+    "excludes excluded excluding withhold withholds withheld withholding"
 )
+# Verbs that keep what they govern from happening: 'prevented divergence' is 'no divergence'.
+_PREVENTIONS = _forms(
+    "prevent prevents prevented preventing avert averts averted averting avoid avoids avoided avoiding"
+)
+# Before 'out of': a thing kept away from another ('stays out of the training sets').
+_KEEPING = _forms("keep keeps kept keeping stay stays stayed staying left leave leaves leaving")
+# 'not after full translation': a negated time or condition, read past its clause word.
+_NEGATED_ADJUNCT = _forms("after before when since")
+# 'helped neither the smallest nor the largest', 'beat AdamW on none of the six': after the
+# verb, these negate the verb.
+_OBJECT_NEGATORS = _forms("none neither")
 # Only these negate a verb ('did not improve'); 'no'/'without' negate a noun, which a
 # paraphrase often says the other way round ('resists exact verifiers': 'no exact verifier').
-_VERBAL_NEGATORS = _forms("not never cannot")
+_VERBAL_NEGATORS = _forms("not never cannot hardly barely scarcely")
 
 # Polarity: word -> (concept, sign). Opposite signs of one concept contradict each other.
 _POLARITY_LISTS = {
@@ -89,7 +111,7 @@ _POLARITY_LISTS = {
         accelerate accelerated accelerates faster quicker strengthen strengthened widen widened won win
         wins gaining peaked larger bigger spiked spike rallied rally recovered ballooned swelled swell
         costlier pricier stronger warmer hotter advanced advances retreated skyrocketed soaring surging
-        quadrupled longer wider profit profits profitable surplus
+        quadrupled longer wider profit profits profitable surplus lengthen lengthens lengthened
         denser
     """,
     ("level", -1): """
@@ -101,7 +123,7 @@ _POLARITY_LISTS = {
         downturn slow slowed slows slower slowdown slowing decelerate decelerated weaken weakened
         narrow narrowed halved smaller ease eased eases easing cooled soften softened tanked crashed
         collapsed dwindled cheaper weaker colder cooler plummeted plummet plummets sank slumping dragged
-        dampened shorter narrower deficit unprofitable sparser
+        dampened shorter narrower deficit unprofitable sparser shorten shortens shortened
     """,
     ("rank", 1): """
         beat beats beaten beating outperform outperformed outperforms surpass surpassed surpasses exceed
@@ -608,17 +630,19 @@ def _mark_negation(tokens: list[Token]) -> None:
             continue
         cue_end = None
         verbal = True
-        removal = False
+        removal = prevention = False
         if token.low in _NEGATOR_FIRST_WORDS:
             for phrase in _NEGATOR_PHRASES:
                 if tuple(t.low for t in tokens[index : index + len(phrase)]) == phrase:
+                    if phrase[0] in _DECLINE and not _verb_after_to(tokens, index + 2):
+                        break  # 'declined to about 29%': a fall, not a refusal
                     cue_end = index + len(phrase) - 1
                     verbal = phrase[0] not in ("rather", "instead", "absence")
                     break
         following_word = tokens[index + 1] if index + 1 < len(tokens) else None
         if (
             cue_end is None
-            and token.low in _REMOVALS
+            and (token.low in _REMOVALS or token.low in _PREVENTIONS)
             and following_word is not None
             and (
                 following_word.low in _DETERMINERS
@@ -628,14 +652,37 @@ def _mark_negation(tokens: list[Token]) -> None:
                 or (following_word.content and not token.low.startswith("drop"))
             )
         ):
-            # 'dropping the learned critic' says what 'without a learned critic' says: a noun's negation.
-            cue_end, verbal, removal = index, False, True
+            # 'dropping the learned critic' says what 'without a learned critic' says: a noun's
+            # negation; 'prevented divergence' what 'no divergence' says.
+            cue_end, verbal, removal = index, False, token.low in _REMOVALS
+            prevention = not removal
+        if (
+            cue_end is None
+            and token.low == "out"
+            and index
+            and tokens[index - 1].low in _KEEPING
+            and following_word is not None
+            and following_word.low == "of"
+        ):
+            # 'customer data stays out of training sets': the data is not in them.
+            cue_end, verbal, removal = index + 1, False, True
         if cue_end is None and (token.low in _NEGATORS or token.low.endswith("n't")):
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
-            if following in _NOT_NEGATING_NEXT:
+            if following in _NOT_NEGATING_NEXT or (following_word is not None and following_word.kind == "number"):
+                continue  # 'not only', 'barely 5%': no negation of what follows
+            if token.low == "not" and index and tokens[index - 1].low == "or":
+                continue  # 'whether or not they were correct': both ways, no negation
+            if (token.low == "not" or token.low.endswith("n't")) and _until_in_clause(tokens, index):
+                continue  # 'would not launch until accuracy improved': put off, not denied
+            if token.low in _OBJECT_NEGATORS and _negate_verb_before(tokens, index):
                 continue
             cue_end = index
             verbal = token.low in _VERBAL_NEGATORS or token.low.endswith("n't")
+            if token.low in _OBJECT_NEGATORS and following == "of":
+                # 'none of the 11 models reached': the predicate is negated, not the models.
+                _negate_verb_after(tokens, index)
+                token.cue = True
+                continue
         if cue_end is None:
             continue
         for t in tokens[index : cue_end + 1]:
@@ -643,12 +690,18 @@ def _mark_negation(tokens: list[Token]) -> None:
         reached = 0
         # A verb's negation covers the verb; 'no'/'without' cover a noun and its modifier.
         reach = NEGATION_REACH if verbal else NEGATION_REACH + 1
-        for t in tokens[cue_end + 1 : cue_end + 7]:
-            if t.boundary:
+        for offset, t in enumerate(tokens[cue_end + 1 : cue_end + 7]):
+            if t.boundary and not (offset == 0 and t.low in _NEGATED_ADJUNCT):
                 break
+            after = cue_end + 2 + offset
+            if t.name and not verbal and after < len(tokens) and tokens[after].content:
+                t.negated = True  # 'out of Vellum Labs' training sets': the name qualifies what is negated
+                continue
             if t.content:
                 t.negated = True
-                t.head = reached == 0 and token.low not in ("rather", "instead")
+                # A prevention ('prevented severe illness', said also 'effective against severe
+                # illness') agrees with a negation but is no contradiction's head.
+                t.head = reached == 0 and token.low not in ("rather", "instead") and not prevention
                 t.verbal = verbal
                 t.nominal = not verbal
                 t.removed = removal
@@ -668,6 +721,8 @@ def _mark_negation(tokens: list[Token]) -> None:
         following = tokens[index + 1].low if index + 1 < len(tokens) else ""
         if token.low in _NOBODY or (token.low == "not" and following in ("one", "single")):
             nobody = True  # 'none of the models passed', 'not one of the chatbots refused'
+        elif _opens_subject(tokens, index):
+            nobody = True  # 'said no model scored above 25%': said of no model
     negated_clause = False
     denied_reason = False  # 'not because the model is bad, but ...': the reason is denied
     for index, token in enumerate(tokens):
@@ -680,6 +735,108 @@ def _mark_negation(tokens: list[Token]) -> None:
             negated_clause = True
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
             denied_reason = denied_reason or (token.low == "not" and following in ("because", "since"))
+
+
+_DECLINE = _forms("decline declines declined")
+# After 'declined to', what a fall reaches rather than a verb refused.
+_FALL_TARGETS = _forms("about around roughly nearly almost just below under record level levels low lows zero")
+
+
+def _verb_after_to(tokens: list[Token], index: int) -> bool:
+    """Whether the word after 'to' reads as a verb ('declined to comment'), not a level."""
+    if index >= len(tokens):
+        return False
+    token = tokens[index]
+    return (
+        token.kind == "word"
+        and token.low not in _DETERMINERS
+        and token.low not in NUMBER_WORDS
+        and token.low not in _FALL_TARGETS
+        and not token.name
+    )
+
+
+def _opens_subject(tokens: list[Token], index: int) -> bool:
+    """A 'no' that opens its clause's subject: 'said no model scored above 25%'."""
+    return tokens[index].low == "no" and (
+        not index or tokens[index - 1].boundary or tokens[index - 1].low in _SUBJECT_BEFORE
+    )
+
+
+def _until_in_clause(tokens: list[Token], index: int) -> bool:
+    for token in tokens[index + 1 :]:
+        if token.boundary:
+            return False
+        if token.low == "until":
+            return True
+    return False
+
+
+def _negate(token: Token) -> None:
+    token.negated = token.head = token.verbal = True
+
+
+def _negate_verb_before(tokens: list[Token], index: int) -> bool:
+    """'beat AdamW on none of the six': a 'none' or 'neither' after its clause's verb negates
+    the verb. Whether there was such a verb."""
+    verbs = []
+    position = index - 1
+    while position >= 0 and not tokens[position].boundary:
+        if tokens[position].content and _verb_form(tokens, position):
+            verbs.append(position)
+        position -= 1
+    if not verbs:
+        return False
+    # 'sold shares to neither': a past or irregular form is surer a verb than a plural noun.
+    sure = [
+        position for position in verbs if not tokens[position].low.endswith("s") or tokens[position].low in POLARITY
+    ]
+    tokens[index].cue = True
+    _negate(tokens[(sure or verbs)[0]])
+    return True
+
+
+NONE_OF_REACH = 10
+
+
+def _negate_verb_after(tokens: list[Token], index: int) -> None:
+    """'None of the 11 models evaluated by the authors reached 20%': the verb after the
+    'none of' phrase, not a participle of it ('evaluated by'), is what is negated."""
+    for position in range(index + 2, min(len(tokens), index + NONE_OF_REACH)):
+        token = tokens[position]
+        if token.boundary and token.kind == "punct":
+            return
+        # 'evaluated by the authors', 'planted in 2020' describe the things; 'were verified by'
+        # is the verb.
+        following = tokens[position + 1].low if position + 1 < len(tokens) else ""
+        participle = following == "by" or (
+            token.low.endswith("ed") and tokens[position - 1].content and following in _PREPOSITIONS
+        )
+        if participle and tokens[position - 1].low in _BE:
+            participle = False
+        if token.content and not participle and _verb_form(tokens, position):
+            _negate(token)
+            return
+
+
+def _verb_form(tokens: list[Token], index: int) -> bool:
+    """A verb by its form or place, for reading a clause's negation (names are no verbs)."""
+    token = tokens[index]
+    if token.name or token.kind != "word":
+        return False
+    previous = tokens[index - 1].low if index else ""
+    if previous in _DETERMINERS:
+        return False
+    low = token.low
+    return (
+        previous in _AUXILIARIES
+        or previous.endswith("n't")
+        or low in POLARITY
+        or low in _VERB_FORMS
+        or low in _BASE_VERBS
+        or any(low.endswith(suffix) and low[: -len(suffix)] in _BASE_VERBS for suffix in ("s", "es", "ed", "d", "ing"))
+        or (low.endswith("ed") and len(low) > 4)
+    )
 
 
 def _mark_modals(clause: Clause) -> None:
@@ -914,12 +1071,22 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
         agrees = False
         for cited in claims:
             for position, other in enumerate(cited.clause.tokens):
-                if other.content and same_word(token, other):
-                    if other.in_negated_clause or (token.nominal and _scarce(sentence, index, cited.clause)):
-                        agrees = True  # 'no accuracy gain' and 'did not improve accuracy'
+                if other.content and _same_or_inflected(token, other):
+                    if (
+                        other.in_negated_clause
+                        or (token.nominal and _scarce(sentence, index, cited.clause))
+                        or _prefix_negative(token, other)
+                        or _negation_moved(sentence, index, cited.clause, position)
+                        or (token.nominal and _predicate_negated(cited.clause, position))
+                    ):
+                        agrees = (
+                            True  # 'no accuracy gain' and 'did not improve accuracy'; 'not authorized', 'unauthorized'
+                        )
                         continue
                     if token.verbal and position and cited.clause.tokens[position - 1].kind == "number":
                         continue  # 'did not pass' against '30.7% pass rate': a verb against a measure's name
+                    if token.nominal and _subject_at(cited.clause, position):
+                        continue  # 'won without its star striker' against 'though its star striker was injured'
                     score = len(context & _context(cited.clause, position))
                     if best is None or score > best[0]:
                         best = (score, cited, position)
@@ -943,20 +1110,42 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
             if not (other.head and (other.verbal or _found_no(cited.clause, position, sentence))):
                 continue
             for index, token in enumerate(sentence.tokens):
-                if index in flagged or not token.content or token.in_negated_clause or not same_word(token, other):
+                if (
+                    index in flagged
+                    or not token.content
+                    or token.in_negated_clause
+                    or not _same_or_inflected(token, other)
+                ):
                     continue
+                if _prefix_negative(token, other):
+                    continue  # 'unauthorized' says what 'not authorized' says
                 if index and sentence.tokens[index - 1].low in _CESSATION:
                     continue  # 'stopped selling' says what 'no longer sells' says
                 if not (_context(sentence, index) & _context(cited.clause, position)):
                     continue
                 if any(t.negated and same_word(t, other) for t in sentence.tokens):
                     continue
+                if _denies_same_object(sentence, cited.clause, position):
+                    continue  # 'cannot produce rubrics' where the claim has 'cannot write rubrics'
+                if _gerund_noun(sentence, index):
+                    continue  # 'stalls on rubric writing': a gerund names the activity, asserts nothing
                 reasons.append(
                     f"negation: the paragraph says '{_phrase(sentence, index)}'; "
                     f"{_claim_says(cited, _phrase(cited.clause, position))}, which negates it"
                 )
                 flagged.add(index)
                 break
+    # A negation of the claim's predicate in other words: 'cannot stand in for real user logs'
+    # against 'can substitute for real user logs'.
+    if not flagged:
+        found = _negated_in_other_words(sentence, claims)
+        if found:
+            index, cited, position = found
+            reasons.append(
+                f"negation: the paragraph says '{_phrase(sentence, index, after=4)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position, after=4))}"
+            )
+            flagged.add(index)
     # 'with a learned critic' where a claim has 'without a learned critic'.
     if not flagged:
         for index, cited, position in _with_against_without(sentence, claims):
@@ -966,6 +1155,16 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
             )
             flagged.add(index)
             break
+    # 'without any Nvidia H100 chips' where the other side has the Nvidia H100 chips.
+    if not flagged:
+        found = _absent_on_one_side(sentence, claims)
+        if found:
+            index, cited, position = found
+            reasons.append(
+                f"negation: the paragraph says '{_phrase(sentence, index, before=2)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position, before=2))}"
+            )
+            flagged.add(index)
     # A word and its negative by prefix: 'destabilizes' against 'stabilizes'.
     if not flagged:
         for index, cited, position in _prefix_negations(sentence, claims):
@@ -987,8 +1186,138 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
     return reasons
 
 
+# Verbs whose object carries the predicate ('had an effect', 'made changes').
+_LIGHT_VERBS = _forms("have has had having get gets got getting make makes made making do does did take takes took")
+# Words that say 'almost none': 'little effect', 'few changes'.
+_FEW = _forms("little few fewer rarely seldom hardly barely scarcely")
+OBJECT_REACH = 5
+OBJECT_WORDS = 3
+# Verbs that already say 'not': their negation is no plain denial ('did not stop').
+_NEGATIVE_VERBS = _REMOVALS | _PREVENTIONS | _CESSATION
+
+
+def _object_of(clause: Clause, index: int) -> frozenset[str]:
+    """The first content words after a verb in its clause: what it is about ('for real user
+    logs', 'in human tissue samples')."""
+    found: list[str] = []
+    tokens = clause.tokens
+    if index + 1 < len(tokens) and tokens[index + 1].low == "that":
+        return frozenset()  # 'does not establish that the foods cause depression': a clause, no object
+    for token in tokens[index + 1 : index + 1 + OBJECT_REACH]:
+        if token.boundary:
+            break
+        if token.content and token.low not in POLARITY:
+            found.append(token.stem)
+            if len(found) == OBJECT_WORDS:
+                break
+    return frozenset(found)
+
+
+def _predicate_negated(clause: Clause, index: int) -> bool:
+    """'the trial date has not been set' says what 'no date has been set' says: the word is the
+    subject of a verb its clause negates."""
+    for token in clause.tokens[index + 1 :]:
+        if token.boundary:
+            return False
+        if token.cue and (token.low in _VERBAL_NEGATORS or token.low.endswith("n't")):
+            return True
+    return False
+
+
+def _negation_moved(sentence: Clause, index: int, claim: Clause, position: int) -> bool:
+    """'without requiring a reboot' says what 'needs no reboot' says: the claim's word is
+    followed closely by a negation of a word the passage's negation also covers."""
+    if claim.tokens[position].cue or sentence.tokens[index].cue:
+        return False  # 'eliminates X' takes X away: no negation moved
+    mine = [t for t in sentence.tokens[index + 1 : index + 5] if t.negated and not t.removed]
+    return any(
+        t.negated and not t.removed and t.nominal and any(same_word(t, other) for other in mine)
+        for t in claim.tokens[position + 1 : position + 4]
+    )
+
+
+def _gerund_noun(clause: Clause, index: int) -> bool:
+    """'stalls on rubric writing': an -ing word after a noun and before no object of its own
+    names an activity; 'evidence linking the sweetener to cancer' asserts the link."""
+    tokens = clause.tokens
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    return (
+        tokens[index].low.endswith("ing")
+        and index > 0
+        and tokens[index - 1].content
+        and (following is None or following.boundary or not (following.content or following.low in _DETERMINERS))
+    )
+
+
+def _denies_same_object(sentence: Clause, claim: Clause, position: int) -> bool:
+    """Whether the passage too negates a verb about what the claim's negated verb is about:
+    'the team cannot produce rubrics' for 'teams cannot write rubrics'."""
+    theirs = _object_of(claim, position) | {claim.tokens[position].stem}
+    return any(
+        token.head and token.verbal and len((_object_of(sentence, index) | {token.stem}) & theirs) >= 2
+        for index, token in enumerate(sentence.tokens)
+    )
+
+
+def _plain_verb(clause: Clause, index: int) -> bool:
+    """A verb that is neither negated nor a word of direction or taking away: a plain assertion."""
+    token = clause.tokens[index]
+    return (
+        token.content
+        and clause.text[token.start - 1 : token.start] != "-"  # 'ultra-processed food': no verb
+        and not token.in_negated_clause
+        and not token.subject_negated
+        and token.low not in POLARITY
+        and token.low not in _NEGATIVE_VERBS
+        and token.low not in _FEW
+        and _verb_form(clause.tokens, index)
+    )
+
+
+def _negated_in_other_words(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
+    """A verb negated on one side and another verb asserted on the other about the same
+    things (two or more of the words after each): 'cannot stand in for real user logs' against
+    'can substitute for real user logs', 'have not yet been replicated in human tissue samples'
+    against 'have been reproduced in human tissue samples'. Words of direction are the
+    direction rule's ('did not rise' may say 'fell')."""
+    for cited in claims:
+        claim = cited.clause
+        for mine, theirs, passage_negated in ((sentence, claim, True), (claim, sentence, False)):
+            for index, token in enumerate(mine.tokens):
+                if not (token.head and token.verbal) or token.low in POLARITY or token.low in _NEGATIVE_VERBS:
+                    continue
+                about = _object_of(mine, index)
+                if len(about) < 2:
+                    continue
+                for position, other in enumerate(theirs.tokens):
+                    if _same_or_inflected(token, other) or not _plain_verb(theirs, position):
+                        continue
+                    if theirs.tokens[position].low in _LIGHT_VERBS:
+                        continue  # 'had little effect': the predicate is in the noun, not the verb
+                    if any(
+                        t.low in POLARITY or t.low in _FEW
+                        for t in theirs.tokens[position + 1 : position + 1 + OBJECT_REACH]
+                    ):
+                        continue  # 'rated below the standard' may say 'did not reach the standard'
+                    if len(_object_of(theirs, position) & about) >= 2 and not any(t.cue for t in theirs.tokens):
+                        return (index, cited, position) if passage_negated else (position, cited, index)
+    return None
+
+
 # Prefixes that make a word its own negative ('unsafe', 'ineffective', 'destabilize').
 _NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "de", "non")
+
+
+_FREE_PREFIXES = ("un", "non")
+
+
+def _prefix_negative(a: Token, b: Token) -> bool:
+    """Whether one word is the other's negative by prefix: 'unauthorized' and 'authorized'."""
+    for longer, shorter in ((a.stem, b.stem), (b.stem, a.stem)):
+        for prefix in _NEGATIVE_PREFIXES:
+            if longer.startswith(prefix) and len(shorter) >= 4 and lex.stems_match(longer[len(prefix) :], shorter):
+                return True
+    return False
 
 
 def _prefixed_forms(clause: Clause) -> dict[str, int]:
@@ -1001,9 +1330,12 @@ def _prefixed_forms(clause: Clause) -> dict[str, int]:
                 continue
             stem = token.stem
             for prefix in _NEGATIVE_PREFIXES:
-                if len(stem) >= 4:
+                # 'un' and 'non' make a negative of nearly any word; the others also begin words of
+                # their own ('disclosed' is no 'closed' denied), so they need a longer base.
+                shortest = 4 if prefix in _FREE_PREFIXES else 5
+                if len(stem) >= shortest:
                     forms.setdefault(prefix + stem, index)
-                if stem.startswith(prefix) and len(stem) - len(prefix) >= 4:
+                if stem.startswith(prefix) and len(stem) - len(prefix) >= shortest:
                     forms.setdefault(stem[len(prefix) :], index)
         clause.prefixed = forms
     return clause.prefixed
@@ -1024,7 +1356,10 @@ def _prefix_negations(sentence: Clause, claims: Sequence[Cited]) -> list[tuple[i
                 (i for i, other in enumerate(claim.tokens) if other.stem == hit and other.content and not other.name),
                 None,
             )
-            if position is not None:
+            # 'had not authorized' says what 'unauthorized' says: a negated word and its negative.
+            if position is not None and (
+                sentence.tokens[index].in_negated_clause == claim.tokens[position].in_negated_clause
+            ):
                 found.append((index, cited, position))
     return found
 
@@ -1068,18 +1403,156 @@ def _with_against_without(sentence: Clause, claims: Sequence[Cited]) -> list[tup
     return found
 
 
+# After these a 'no' opens a clause's subject: 'said no model scored above 25%'.
+_SUBJECT_BEFORE = _forms(
+    "that say says said report reports reported note notes noted add adds added argue argues argued state states "
+    "stated claim claims claimed"
+)
+# Verbs that report speech: what follows is a clause, not their object.
+_SAYING = _forms(
+    "say says said tell tells told report reports reported note notes noted add adds added argue argues argued "
+    "write writes wrote state states stated claim claims claimed announce announces announced"
+)
+
+
+# Cues that say a thing is absent: 'without a learned critic', 'no new orders', 'for lack of'.
+_ABSENCE = _forms("without no lack lacks lacked lacking")
+# Verbs of doing without: 'dispenses with preference labels' says 'requires no preference labels'.
+_DOING_WITHOUT = _forms(
+    "resist resists resisted resisting dispense dispenses dispensed dispensing forgo forgoes forgoing forwent "
+    "forgone eschew eschews eschewed eschewing skip skips skipped skipping waive waives waived waiving bypass "
+    "bypasses bypassed bypassing shun shuns shunned spare spares spared sparing"
+)
+ABSENT_CONTEXT = 2
+PHRASE_GAP = 4
+
+
+def _absent_phrase(clause: Clause, index: int) -> list[int] | None:
+    """The negated words after an absence cue whose head is token ``index``, when they are two
+    or more ('without a learned critic': learned, critic)."""
+    tokens = clause.tokens
+    cue = index - 1
+    while cue >= 0 and not tokens[cue].cue:
+        cue -= 1
+    if cue < 0 or tokens[cue].low not in _ABSENCE or _opens_subject(tokens, cue):
+        return None  # 'said no model scored above 25%' is said of no model: the subject's case
+    words = [i for i in range(cue + 1, min(len(tokens), cue + 8)) if tokens[i].negated and tokens[i].content]
+    return words if len(words) >= 2 else None
+
+
+def _says_nothing_negative(clause: Clause, first: int, last: int) -> bool:
+    """No negation, taking away or downward word in the clause around tokens first..last."""
+    tokens = clause.tokens
+    while first > 0 and not tokens[first - 1].boundary:
+        first -= 1
+    while last + 1 < len(tokens) and not tokens[last + 1].boundary:
+        last += 1
+    return not any(
+        t.cue
+        or t.in_negated_clause
+        or t.low in _NEGATIVE_VERBS
+        or t.low in _DOING_WITHOUT
+        or POLARITY.get(t.low, ("", 1))[1] < 0
+        for t in tokens[first : last + 1]
+    )
+
+
+def _asserted_at(clause: Clause, words: list[Token]) -> list[int] | None:
+    """Where a clause has these words in order, each within PHRASE_GAP tokens of the one
+    before ('orders for its 15-megawatt'), none of them negated."""
+    tokens = clause.tokens
+    for start, token in enumerate(tokens):
+        if not same_word(token, words[0]) or token.in_negated_clause or not token.content:
+            continue
+        found, position = [start], start
+        for word in words[1:]:
+            position = next(
+                (
+                    i
+                    for i in range(position + 1, min(len(tokens), position + 1 + PHRASE_GAP))
+                    if same_word(tokens[i], word)
+                ),
+                None,
+            )
+            if position is None or tokens[position].in_negated_clause:
+                break
+            found.append(position)
+        else:
+            return found
+    return None
+
+
+def _subject_at(clause: Clause, index: int) -> bool:
+    """Whether the words at ``index`` open a clause of their own ('even though its star striker
+    was out injured', 'which its critics ...'): a subject said of in passing, not a thing had or
+    used. A sentence's own subject is not ('The retrieval step was used')."""
+    position = index - 1
+    while position >= 0 and clause.tokens[position].kind == "word" and not clause.tokens[position].content:
+        if clause.tokens[position].boundary:
+            return clause.tokens[position].low in _SUBORDINATE
+        position -= 1
+    return False
+
+
+_SUBORDINATE = _forms("though although while whereas because which who whom")
+
+
+def _absent_on_one_side(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
+    """A thing said absent on one side ('without a learned critic', 'received no new orders for
+    its offshore turbine') and present on the other ('needs a learned critic', 'booked new
+    orders for its offshore turbine'): two or more of its words in order, none negated, in a
+    clause that says nothing negative and shares more words with the absence's clause."""
+    for cited in claims:
+        claim = cited.clause
+        for mine, theirs, passage_absent in ((sentence, claim, True), (claim, sentence, False)):
+            for index, token in enumerate(mine.tokens):
+                if not (token.head and token.nominal):
+                    continue
+                phrase = _absent_phrase(mine, index)
+                if phrase is None:
+                    continue
+                at = _asserted_at(theirs, [mine.tokens[i] for i in phrase])
+                if at is None or not _says_nothing_negative(theirs, at[0], at[-1]) or _subject_at(theirs, at[0]):
+                    continue
+                named = {mine.tokens[i].stem for i in phrase}
+                around = _clause_words_at(mine, index) - named
+                if len(around & _all_stems(theirs)) < ABSENT_CONTEXT:
+                    continue
+                return (index, cited, at[0]) if passage_absent else (at[0], cited, index)
+    return None
+
+
 def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:
     """Whether a claim's 'VERB no NOUN' ('found no link') has its verb in the passage."""
     tokens = claim.tokens
     cue = position - 1
     while cue >= 0 and not tokens[cue].cue:
         cue -= 1
-    if cue < 1 or tokens[cue].low != "no" or tokens[cue - 1].kind != "word" or tokens[cue - 1].low in _BE:
+    if (
+        cue < 1
+        or tokens[cue].low != "no"
+        or tokens[cue - 1].kind != "word"
+        or tokens[cue - 1].low in _BE
+        or tokens[cue - 1].low in _SAYING  # 'said no model scored above 25%': what was said, not found
+    ):
         return False
     verb = tokens[cue - 1]
     return any(t.kind == "word" and not t.in_negated_clause and same_word(t, verb) for t in sentence.tokens)
 
 
+# What 'up from' and 'down from' start from when it is a value: 'the 2025 level', 'Beacon-1's rate'.
+_LEVEL_NOUNS = _forms("level levels rate rates figure figures share total peak high low record mark pace average")
+FROM_REACH = 5
+
+
+def _from_a_level(tokens: list[Token], start: int) -> bool:
+    return any(
+        t.kind == "number" or t.low in _LEVEL_NOUNS or t.low in MONTHS or t.low in _FUTURE_UNITS
+        for t in tokens[start : start + FROM_REACH]
+    )
+
+
+_EFFECTS = _forms("effect effects impact change difference")
 _MOTION = _forms("edged ticked went moved crept go goes going gone is are was were be been picked picks shot")
 
 
@@ -1093,6 +1566,8 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
         if sign == 0 and index and tokens[index - 1].low in ("more", "less"):
             return (concept, 1 if tokens[index - 1].low == "more" else -1)  # 'less stable': stability fell
         return concept, sign
+    if low in _EFFECTS and "no" in (tokens[index - 1].low if index else "", tokens[index - 2].low if index > 1 else ""):
+        return ("level", 0)  # 'had no effect on local rainfall': it stayed as it was
     if low in ("expensive", "costly", "pricey") and index and tokens[index - 1].low in ("more", "less"):
         return ("level", 1 if tokens[index - 1].low == "more" else -1)  # 'more expensive': pricier
     if low in ("slowly", "quickly", "rapidly") and index and tokens[index - 1].low in ("more", "less"):
@@ -1105,7 +1580,12 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
     if low in ("up", "down"):
         previous = tokens[index - 1].low if index else ""
         following = tokens[index + 1] if index + 1 < len(tokens) else None
-        if previous in _MOTION or (following is not None and following.kind == "number"):
+        # 'edged up', 'down 3%', 'up from the 2025 level' (not 'came down from the hills')
+        if (
+            previous in _MOTION
+            or (following is not None and following.kind == "number")
+            or (following is not None and following.low == "from" and _from_a_level(tokens, index + 2))
+        ):
             return ("level", 1 if low == "up" else -1)
     return None
 
@@ -1173,41 +1653,82 @@ def _direction(sentence: Clause, index: int, claims: Sequence[Cited]) -> str | N
     for cited in claims:
         for position, (other_concept, other_sign) in _movements(cited.clause).items():
             other = cited.clause.tokens[position]
-            if other_concept != concept and not (
-                {concept, other_concept} == {"level", "outcome"}
-                and (token.low in _LEVEL_TOO or other.low in _LEVEL_TOO)
-                and not (token.negated or other.negated)
+            # 'lagged the smaller one' against 'scored higher than the smaller one': a level
+            # compared is a rank.
+            compared_rank = {concept, other_concept} == {"rank", "level"} and (
+                _than_after(sentence, index) if concept == "level" else _than_after(cited.clause, position)
+            )
+            if (
+                other_concept != concept
+                and not compared_rank
+                and not (
+                    {concept, other_concept} == {"level", "outcome"}
+                    and (token.low in _LEVEL_TOO or other.low in _LEVEL_TOO)
+                    # 'lifted accuracy' against 'did not improve accuracy'; two negations say little
+                    and not (token.negated and other.negated)
+                )
             ):
                 continue
             if other.stem in others and other.stem != token.stem:
                 continue
-            if other.stem == token.stem and other_sign == sign:
-                return None  # the claim uses the very word the same way
-            if concept == "rank" or (_than_after(sentence, index) and _than_after(cited.clause, position)):
+            compared = _than_after(sentence, index) and _than_after(cited.clause, position)
+            # The same word with its sides swapped needs names to show it ('A beat B', 'B beat
+            # A'); the words around tell a turned word's sides, not a repeated one's.
+            swapped = (
+                _names_swapped(names, _names_around(cited.clause, position))
+                if other.stem == token.stem and (_noun_use(sentence, index) or _noun_use(cited.clause, position))
+                else _swapped(sentence, index, cited.clause, position, names)
+            )
+            if (concept == "rank" or compared or compared_rank) and swapped:
                 # 'B trailed A' says what 'A beat B' says, 'Porto's rents are lower than Lisbon's'
                 # what 'rents in Lisbon are higher than in Porto': reversed roles reverse the sign.
-                other_names = _names_around(cited.clause, position)
-                if None not in names and names == other_names[::-1] and names[0] != names[1]:
-                    other_sign = -other_sign
-            score = len(context & _context(cited.clause, position))
-            candidates.append((score, other_sign, cited, position))
+                other_sign = -other_sign
+            # A figure both sides give the movement ('by 2.8 points') says which of a claim's
+            # movements the passage's is.
+            mine, theirs = _figures_near(sentence, index), _figures_near(cited.clause, position)
+            figures = len(mine & theirs)
+            shared = len(context & _context(cited.clause, position))
+            if (
+                other.stem == token.stem
+                and other_sign == sign
+                and (figures or not (mine and theirs))
+                and (shared or sign)
+            ):
+                # The claim uses the very word the same way (of the same figure); 'no effect' the same
+                # only if about the same things.
+                return None
+            if figures and shared < needed:
+                # The same figure moved by both, said of the same thing a little further back:
+                # 'licensing revenue also edged up 9%' against 'licensing revenue in the quarter
+                # ended September 2025 fell 9%'.
+                shared = max(shared, len(_sides(sentence, index)[0] & _sides(cited.clause, position)[0]))
+            if shared + bool(figures) >= needed:  # a figure both give is one more thing shared
+                # Words of the word's own clause break ties: 'its MMLU score slipped' is about
+                # MMLU, whatever the next clause says.
+                own = len(_clause_words_at(sentence, index) & _clause_words_at(cited.clause, position))
+                candidates.append((shared + own + FIGURE_WEIGHT * figures, other_sign, cited, position, figures))
     if not candidates:
         return None
     best = max(score for score, *_ in candidates)
-    if best < needed:
-        return None
     top = [candidate for candidate in candidates if candidate[0] == best]
-    if any(other_sign == sign for _, other_sign, _, _ in top):
+    if any(other_sign == sign for _, other_sign, _, _, _ in top):
         return None
-    if (sign == 0 or any(other_sign == 0 for _, other_sign, _, _ in top)) and (
-        token.head or any(cited.clause.tokens[position].head for _, _, cited, position in top)
+    if (sign == 0 or any(other_sign == 0 for _, other_sign, _, _, _ in top)) and (
+        _negated_movement(token)
+        or any(_negated_movement(cited.clause.tokens[position]) for _, _, cited, position, _ in top)
     ):
         return None  # 'did not rise' may say 'was unchanged'
-    _, _, cited, position = top[0]
+    _, _, cited, position, figures = top[0]
     other = cited.clause.tokens[position]
-    if token.low in _WEAK_POLARITY or other.low in _WEAK_POLARITY:
+    weak = _weak(sentence, index), _weak(cited.clause, position)
+    # A word that moves only in some uses ('led') counts against a plain one ('trailed') when
+    # both give the same figure ('led ... by 2.8 points', 'trailed ... by 2.8 points').
+    if all(weak) or (any(weak) and not figures):
         return None
-    kind = "negation" if (token.head and not token.removed) or (other.head and not other.removed) else "direction"
+    negated = (token.head and not token.removed) or (other.head and not other.removed)
+    # 'no effect on hiring' against 'boosted hiring' is a negation too.
+    no_effect = token.low in _EFFECTS or other.low in _EFFECTS
+    kind = "negation" if negated or no_effect or token.subject_negated or other.subject_negated else "direction"
     return (
         f"{kind}: the paragraph says '{_phrase(sentence, index)}'; "
         f"{_claim_says(cited, _phrase(cited.clause, position))}"
@@ -1219,6 +1740,160 @@ _LEVEL_TOO = _forms(
     "improve improves improved improving worsen worsens worsened hurt hurts harm harms harmed damaged "
     "boost boosts boosted"
 )
+
+
+def _clause_words_at(clause: Clause, index: int) -> frozenset[str]:
+    """The content words of the clause token ``index`` stands in, between boundaries."""
+    tokens = clause.tokens
+    first = index
+    while first > 0 and not tokens[first - 1].boundary:
+        first -= 1
+    last = index
+    while last + 1 < len(tokens) and not tokens[last + 1].boundary:
+        last += 1
+    return frozenset(t.stem for t in tokens[first : last + 1] if t.content and t.low not in POLARITY)
+
+
+_INFLECTIONS = ("ed", "d", "s", "es", "ing")
+
+
+def _same_or_inflected(a: Token, b: Token) -> bool:
+    """``same_word``, or one word the other with an inflection ('ordered', 'order'), which the
+    stemmer may cut apart ('ord' and 'order')."""
+    if same_word(a, b):
+        return True
+    longer, shorter = (a.low, b.low) if len(a.low) > len(b.low) else (b.low, a.low)
+    return len(shorter) >= 4 and any(longer == shorter + ending for ending in _INFLECTIONS)
+
+
+def _negated_movement(token: Token) -> bool:
+    """'did not rise': a movement denied, which may say it stayed flat ('no effect' is no such)."""
+    return token.head and token.low in POLARITY
+
+
+def _weak(clause: Clause, index: int) -> bool:
+    """A word that carries a direction only in some uses; 'costs more' is no such use."""
+    tokens = clause.tokens
+    if tokens[index].low in ("more", "less") and index and tokens[index - 1].low in ("cost", "costs", "costing"):
+        return False
+    return tokens[index].low in _WEAK_POLARITY
+
+
+FIGURE_WEIGHT = 4
+FIGURE_REACH = 6
+
+
+def _figures_near(clause: Clause, index: int) -> frozenset[str]:
+    """The nearest figure on each side of token ``index``, within FIGURE_REACH tokens and not
+    past a comma or a clause word: what a movement or a rank is by ('trailed ... by 2.8
+    points'), not the next movement's ('dropped 2% in May following a 1% increase')."""
+    tokens = clause.tokens
+    found = set()
+    for step in (-1, 1):
+        position = index + step
+        while 0 <= position < len(tokens) and abs(position - index) <= FIGURE_REACH:
+            token = tokens[position]
+            if token.boundary:
+                break
+            if token.kind == "number" and not (token.start and clause.text[token.start - 1] in "-."):
+                found.add(token.text.rstrip("%,"))
+                break
+            position += step
+    return frozenset(found)
+
+
+SIDE_BEFORE = 10
+SIDE_AFTER = 6
+# Words that end a side: another clause's subject follows ('ahead of cost, while ...').
+_SIDE_ENDS = _forms("but while whereas although though because which who whom")
+
+
+def _sides(clause: Clause, index: int) -> tuple[frozenset[str], frozenset[str]]:
+    """The words before and after a rank or comparison word in its sentence: who is ahead and
+    who behind. Commas and 'and' do not end a side ('ahead of Micron and Samsung')."""
+    tokens = clause.tokens
+
+    def side(positions: range, cut: bool = False) -> frozenset[str]:
+        found = set()
+        for position in positions:
+            token = tokens[position]
+            if token.low in (".", ";", ":") or token.low in _SIDE_ENDS:
+                break
+            if cut and found and token.low in _PREPOSITIONS:
+                break  # 'ranked below the new model | on the reading test': an adjunct, no side
+            # The verbs ('ranked below') belong to neither side.
+            if (
+                token.content
+                and _identifies(token)
+                and token.low not in _STAND_INS
+                and not _verb_form(tokens, position)
+            ):
+                found.add(token.stem)
+        return frozenset(found)
+
+    return (
+        side(range(index - 1, max(-1, index - SIDE_BEFORE - 1), -1)),
+        side(range(index + 1, min(len(tokens), index + SIDE_AFTER + 1)), cut=True),
+    )
+
+
+# Words that stand in for a side's noun ('the larger one'): they tell no side apart.
+_STAND_INS = _forms("one ones")
+_PREPOSITIONS = _forms("on in at by for with from to as during across among per")
+
+
+def _swapped(sentence: Clause, index: int, claim: Clause, position: int, names: tuple[str | None, str | None]) -> bool:
+    """Whether the claim's rank or comparison word has the passage's two sides the other way
+    round: by the names on each side, else by the words ('The strongest baseline trailed
+    DebateRM' against 'DebateRM ... above the strongest baseline')."""
+    return _swapped_sides(sentence, index, claim, position, names) != (
+        _rank_passive(sentence, index) != _rank_passive(claim, position)
+    )
+
+
+def _noun_use(clause: Clause, index: int) -> bool:
+    """'sales of trail passes': a rank word used as a noun or modifier, with no sides."""
+    previous = clause.tokens[index - 1].low if index else ""
+    return previous in _DETERMINERS or previous == "of"
+
+
+def _names_swapped(names: tuple[str | None, str | None], other_names: tuple[str | None, str | None]) -> bool:
+    return None not in names and names[0] != names[1] and names == other_names[::-1]
+
+
+def _rank_passive(clause: Clause, index: int) -> bool:
+    """'The deadline was met by the team', 'was beaten by': the doer comes after the word."""
+    tokens = clause.tokens
+    return any(t.low in _BE for t in tokens[max(0, index - 2) : index]) and any(
+        t.low == "by" for t in tokens[index + 1 : index + 3]
+    )
+
+
+def _swapped_sides(
+    sentence: Clause, index: int, claim: Clause, position: int, names: tuple[str | None, str | None]
+) -> bool:
+    other_names = _names_around(claim, position)
+    if None not in names and None not in other_names and names[0] != names[1]:
+        if names == other_names[::-1]:
+            return True
+        if names == other_names:
+            return False
+    mine = _comparison_at(sentence, index)
+    theirs = _comparison_at(claim, position)
+    if mine and theirs:
+        return _order(mine.left, mine.right, theirs.left, theirs.right) == "swapped"
+    left, right = _sides(sentence, index)
+    other_left, other_right = _sides(claim, position)
+    # Words both sides have ('model' of 'the older model ... the new model') tell neither apart.
+    left, right, other_left, other_right = (
+        left - right,
+        right - left,
+        other_left - other_right,
+        other_right - other_left,
+    )
+    same = len(left & other_left) + len(right & other_right)
+    crossed = len(left & other_right) + len(right & other_left)
+    return crossed > same and (same == 0 or (bool(left & other_right) and bool(right & other_left)))
 
 
 def _than_after(clause: Clause, index: int) -> bool:
@@ -1245,12 +1920,20 @@ def _comparatives(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     and _COMPARATIVES[other.low] != _COMPARATIVES[token.low]
                     and other_tokens[position + 1].stem == following.stem
                     and not _is_bound(cited.clause, position)
+                    and not _turned_round(sentence, index, cited.clause, position)
                 ):
                     reasons.append(
                         f"direction: the paragraph says '{_phrase(sentence, index, before=0)}'; "
                         f"{_claim_says(cited, _phrase(cited.clause, position, before=0))}"
                     )
     return reasons
+
+
+def _turned_round(sentence: Clause, index: int, claim: Clause, position: int) -> bool:
+    """'Random ordering burned more steps than the curriculum' says what 'the curriculum used
+    fewer steps than random ordering' says: the opposite word with the sides swapped."""
+    mine, theirs = _comparison_at(sentence, index), _comparison_at(claim, position)
+    return bool(mine and theirs) and _order(mine.left, mine.right, theirs.left, theirs.right) == "swapped"
 
 
 def _is_bound(clause: Clause, index: int) -> bool:
@@ -2416,55 +3099,146 @@ def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
 _TIME_SPANS = _forms("days months years weeks hours minutes seconds decades")
 
 
+def _identifies(token: Token) -> bool:
+    """A word that can tell a side apart: not a rank or comparing word; a level word may
+    ('the cheaper plan', 'the larger model')."""
+    polarity = POLARITY.get(token.low)
+    return token.low not in _COMPARATIVES and (polarity is None or polarity[0] == "level")
+
+
+def _operand(token: Token) -> str:
+    return token.text.rstrip(",") if token.kind == "number" else token.stem
+
+
+def _side_ends(tokens: list[Token], index: int) -> bool:
+    """A side ends at a boundary, or after a figure that took in its comma ('over 65, ...')."""
+    return tokens[index].boundary or (index > 0 and tokens[index - 1].text.endswith(","))
+
+
 def _operand_word(token: Token) -> bool:
-    return token.kind == "word" and (token.content or token.low in _TIME_SPANS)
+    # Figures tell sides apart too: 'adults under 30 than those over 65'.
+    return (token.kind == "word" and (token.content or token.low in _TIME_SPANS)) or token.kind == "number"
 
 
-def _comparisons(clause: Clause) -> list[tuple[int, str, frozenset[str], frozenset[str]]]:
-    """Each 'A ... than B' of a clause: where 'than' stands, the comparing word before it ('more',
-    'denser', 'rather'), and the content words of each side within the clause."""
+@dataclass(frozen=True)
+class Comparison:
+    """An 'A ... than B': where 'than' stands, the comparing word before it ('more', 'denser',
+    'rather') and its place, its direction when it has one (+1 'more', -1 'fewer'), and the
+    content words that tell each side apart."""
+
+    than: int
+    word: str
+    at: int
+    sign: int | None
+    left: frozenset[str]
+    right: frozenset[str]
+
+
+COMPARING_REACH = 5
+
+
+def _comparing_word(clause: Clause, than: int) -> tuple[int, int | None]:
+    """The word that compares, and its sign: the nearest 'more', 'fewer' or direction word
+    before 'than' ('consumed 45% fewer context tokens than'), else the word before 'than'."""
+    tokens = clause.tokens
+    for position in range(than - 1, max(-1, than - COMPARING_REACH - 1), -1):
+        token = tokens[position]
+        if token.boundary:
+            break
+        if token.low in _COMPARATIVES:
+            return position, _COMPARATIVES[token.low]
+        polarity = _polarity(clause, position) if token.kind == "word" else None
+        if polarity is not None and polarity[0] in ("level", "rank") and polarity[1]:
+            return position, polarity[1]
+    return than - 1, None
+
+
+@lru_cache(maxsize=4096)
+def _comparisons_of(text: str) -> tuple[Comparison, ...]:
+    """Each 'A ... than B' of a text, with the content words of each side within the clause."""
+    clause = clause_of(text)
     found = []
     tokens = clause.tokens
     for index, token in enumerate(tokens):
-        if token.low != "than" or index == 0:
-            continue
+        if token.low != "than" or index == 0 or _is_bound(clause, index - 1):
+            continue  # 'more than 200': a bound, the quantity rule's
         start = index - 1
         while start > 0 and not tokens[start - 1].boundary:
             start -= 1
         # The other side: the words right after 'than', to the first function word after them
         # ('than verifier quality in the early stages': verifier quality).
         end = index + 1
-        while end < len(tokens) and not tokens[end].boundary and (end == index + 1 or _operand_word(tokens[end])):
+        while end < len(tokens) and not _side_ends(tokens, end) and (end == index + 1 or _operand_word(tokens[end])):
             end += 1
-        word = tokens[index - 1].low
-        left = {t.stem for t in tokens[start : index - 1] if _operand_word(t) and t.low not in POLARITY}
-        right = {t.stem for t in tokens[index + 1 : end] if _operand_word(t) and t.low not in POLARITY}
+        at, sign = _comparing_word(clause, index)
+        left = {
+            _operand(t)
+            for t in tokens[start : index - 1]
+            if _operand_word(t) and _identifies(t) and t is not tokens[at]
+        }
+        right = {
+            _operand(t) for t in tokens[index + 1 : end] if _operand_word(t) and _identifies(t) and t is not tokens[at]
+        }
+        if not right - left:
+            # 'than agents using direct tool calling': what tells it apart comes after a function word.
+            while end < len(tokens) and not _side_ends(tokens, end):
+                end += 1
+            right = {
+                _operand(t)
+                for t in tokens[index + 1 : end]
+                if _operand_word(t) and _identifies(t) and t is not tokens[at]
+            }
         # What tells the sides apart: 'terminal rewards' against 'process rewards'.
         left, right = left - right, right - left
         if left and right:
-            found.append((index, word, frozenset(left), frozenset(right)))
-    return found
+            found.append(Comparison(index, tokens[index - 1].low, at, sign, frozenset(left), frozenset(right)))
+    return tuple(found)
+
+
+def _comparisons(clause: Clause) -> tuple[Comparison, ...]:
+    return _comparisons_of(clause.text)
+
+
+def _comparison_at(clause: Clause, index: int) -> Comparison | None:
+    """The comparison whose comparing word is token ``index`` ('fewer' of 'fewer steps than')."""
+    return next((found for found in _comparisons(clause) if found.at == index), None)
+
+
+def _order(left: frozenset[str], right: frozenset[str], other_left: frozenset[str], other_right: frozenset[str]) -> str:
+    """Whether two comparisons have their sides the 'same' way round, 'swapped', or it is
+    'unclear'."""
+    if not (right & other_right) and right & other_left and left & other_right:
+        return "swapped"
+    if not (right & other_left) and right & other_right and not (left & other_right):
+        return "same"
+    return "unclear"
 
 
 def comparison_swap_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
-    """The two sides of a comparison swapped: 'rollout volume matters more than verifier
-    quality' where a claim has 'verifier quality matters more than rollout volume'; 'months
-    rather than days' against 'days rather than months'. The same comparing word both times:
-    'A costs less than B' may say what 'B costs more than A' says."""
-    mine = _comparisons(sentence)
-    if not mine:
-        return []
-    for index, word, left, right in mine:
+    """The two sides of a comparison swapped with the same comparing word: 'rollout volume
+    matters more than verifier quality' where a claim has 'verifier quality matters more than
+    rollout volume'; 'months rather than days' against 'days rather than months'. Or the
+    sides kept and the direction turned: '45% higher than direct calling' against '45% fewer
+    ... than direct calling'. 'A costs less than B' says what 'B costs more than A' says."""
+    for mine in _comparisons(sentence):
         for cited in claims:
-            for position, other_word, other_left, other_right in _comparisons(cited.clause):
-                if lex.stem(word) != lex.stem(other_word):
+            for theirs in _comparisons(cited.clause):
+                if mine.sign is not None and theirs.sign is not None:
+                    opposite = mine.sign != theirs.sign
+                elif lex.stem(mine.word) == lex.stem(theirs.word):
+                    opposite = False
+                else:
                     continue
-                if right & other_right or not (right & other_left) or not (left & other_right):
+                order = _order(mine.left, mine.right, theirs.left, theirs.right)
+                if order == "unclear" or (order == "swapped") == opposite:
                     continue
+                if order == "swapped":
+                    change = "the sides of the comparison are swapped"
+                else:
+                    change = "the comparison goes the other way"
                 return [
-                    f"direction: the paragraph says '{_phrase(sentence, index, before=3, after=3)}'; "
-                    f"{_claim_says(cited, _phrase(cited.clause, position, before=3, after=3))}: the sides of the "
-                    "comparison are swapped"
+                    f"direction: the paragraph says '{_phrase(sentence, mine.than, before=3, after=3)}'; "
+                    f"{_claim_says(cited, _phrase(cited.clause, theirs.than, before=3, after=3))}: {change}"
                 ]
     return []
 
