@@ -456,7 +456,7 @@ _COMMON_KNOWLEDGE = frozenset({"Earth", "Moon", "Sun", "Internet", "Web"})
 # Acronyms news copy uses as common nouns, not names: 'AI agents', 'GPUs'.
 _COMMON_ACRONYMS = frozenset({"AI", "LLM", "LLMs", "ML", "API", "APIs", "GPU", "GPUs", "CPU", "CPUs", "MP", "MPs"})
 _MONTH_NAMES = "January|February|March|April|May|June|July|August|September|October|November|December"
-_MONTHS_ONLY = re.compile(rf"(?:{_MONTH_NAMES})(?:[-\u2013](?:{_MONTH_NAMES}))+")
+_MONTHS_ONLY = re.compile(rf"(?:{_MONTH_NAMES})(?:[-\u2013](?:(?:to|through|until)[-\u2013])?(?:{_MONTH_NAMES}))+")
 
 
 _EXPANSIONS = {

@@ -1282,10 +1282,29 @@ class DateMention:
 
 
 _QUARTER = re.compile(
-    r"\b(?:(?P<q>Q[1-4])|(?P<h>H[12])|(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?P<unit>quarter|half))\b",
+    r"\b(?:(?P<q>Q[1-4])|(?P<h>H[12])|(?P<ord>first|second|third|fourth|final|1st|2nd|3rd|4th)[\s-]+"
+    r"(?P<unit>quarter|half))\b",
     re.IGNORECASE,
 )
+# 'the first quarter of training compute' is a share of something, not a date: a period's
+# 'of' is followed by a year, 'the year' or a fiscal year.
+_NOT_A_PERIOD = re.compile(
+    r"\s+of\s+(?!(?:the\s+|its\s+|this\s+|last\s+|next\s+|that\s+)?(?:(?:19|20)\d\d|year|fiscal|financial|calendar|"
+    r"FY|season|decade|century))",
+    re.IGNORECASE,
+)
+# 'the first three months of 2026' is Q1, 'the last six months of 2025' is H2.
+_MONTHS_OF = re.compile(r"\b(?P<end>first|last|final)\s+(?P<count>three|six)\s+months\s+of\b", re.IGNORECASE)
+# 'the last quarter of 2025' is Q4; 'last quarter' alone is the one before now (relative).
+_LAST_PERIOD = re.compile(r"\blast\s+(?P<unit>quarter|half)\s+of\b", re.IGNORECASE)
+# 'August 5, 2025', '2 August 2025': a day of a month.
+_DAY_OF_MONTH = re.compile(
+    r"\b(?:(?P<m1>January|February|March|April|May|June|July|August|September|October|November|December)\s+"
+    r"(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\b(?![,.]?\d)|(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+"
+    r"(?P<m2>January|February|March|April|May|June|July|August|September|October|November|December)\b)"
+)
 _ORDINAL_VALUE = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_LAST_OF = {"quarter": 4, "half": 2}
 _MONTH_WORD = re.compile(
     r"\b(?P<m>January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?"
@@ -1307,28 +1326,39 @@ _DECADE = re.compile(r"\b((?:1[5-9]|20)\d0)'?s\b")
 _DATE_CONTEXT = re.compile(r"(?:\b(?:in|on|since|until|by|from|to|of|early|late|mid|through|last|next|this)[\s-]+$)")
 
 
-_MONTH_RANGE = re.compile(r"\b([A-Z][a-z]+)\s*(?:-|\u2013|to|through)\s*([A-Z][a-z]+)\b")
+_RANGE_HINT = re.compile(r"[-\u2013]|\b(?:to|through|until|between)\b")
+_MONTH_RANGE = re.compile(
+    r"\b(?:(?P<between>between)\s+)?([A-Z][a-z]+)(?:\s*(?:-|\u2013)\s*|[\s-]+(?:to|through|until)[\s-]+|\s+(?P<and>and)\s+)"
+    r"([A-Z][a-z]+)\b"
+)
 
 
-def _quarter_ranges(text: str) -> list[tuple[int, int, int, str]]:
-    """'July-September', 'April to June': a range of months that is a calendar quarter, with
-    its span and the quarter's number."""
+def _quarter_ranges(text: str) -> list[tuple[int, int, str, int, str]]:
+    """'July-September', 'April to June', 'between July and September': a range of months that
+    is a calendar quarter or half, with its span, the period's kind and number."""
     found = []
     for match in _MONTH_RANGE.finditer(text):
-        first, last = (MONTHS.get(match.group(i).lower()) for i in (1, 2))
-        if first and last and first % 3 == 1 and last == first + 2:
-            found.append((match.start(), match.end(), (first + 2) // 3, match.group()))
+        if match["and"] and not match["between"]:
+            continue  # 'in March and June': two months, not a range
+        first, last = (MONTHS.get(match.group(i).lower()) for i in (2, 4))
+        if not (first and last):
+            continue
+        start = match.start(2)
+        if first % 3 == 1 and last == first + 2:
+            found.append((start, match.end(), "quarter", (first + 2) // 3, text[start : match.end()]))
+        elif first % 6 == 1 and last == first + 5:
+            found.append((start, match.end(), "half", (first + 5) // 6, text[start : match.end()]))
     return found
 
 
 @lru_cache(maxsize=4096)
 def dates(text: str) -> tuple[DateMention, ...]:
     found = []
-    ranges = _quarter_ranges(text) if "-" in text or "\u2013" in text or " to " in text else []
-    for _, _, quarter, written in ranges:
-        found.append(DateMention("quarter", quarter, written))
+    ranges = _quarter_ranges(text) if _RANGE_HINT.search(text) else []
+    for _, _, kind, number, written in ranges:
+        found.append(DateMention(kind, number, written))
     for match in _MONTH_WORD.finditer(text):
-        if any(start <= match.start() < end for start, end, _, _ in ranges):
+        if any(start <= match.start() < end for start, end, _, _, _ in ranges):
             continue  # a month of a quarter's range: the quarter is the date
         word = match["m"]
         before = text[max(0, match.start() - 12) : match.start()]
@@ -1338,6 +1368,17 @@ def dates(text: str) -> tuple[DateMention, ...]:
         if ambiguous and not (_DATE_CONTEXT.search(before.lower()) or re.match(r"\s*\d", after)):
             continue
         found.append(DateMention("month", MONTHS[word.lower().rstrip(".")], word))
+    for match in _DAY_OF_MONTH.finditer(text):
+        month, day = match["m1"] or match["m2"], match["d1"] or match["d2"]
+        if 1 <= int(day) <= 31:
+            found.append(DateMention("day", (MONTHS[month.lower()], int(day)), match.group()))
+    for match in _MONTHS_OF.finditer(text):
+        kind = "quarter" if match["count"].lower() == "three" else "half"
+        number = 1 if match["end"].lower() == "first" else _LAST_OF[kind]
+        found.append(DateMention(kind, number, match.group()[: -len(" of")]))
+    for match in _LAST_PERIOD.finditer(text):
+        unit = match["unit"].lower()
+        found.append(DateMention(unit, _LAST_OF[unit], match.group()[: -len(" of")]))
     for match in _WEEKDAY_WORD.finditer(text):
         found.append(DateMention("weekday", match.group().lower(), match.group()))
     for match in _SEASON_WORD.finditer(text):
@@ -1349,8 +1390,9 @@ def dates(text: str) -> tuple[DateMention, ...]:
             found.append(DateMention("half", int(match["h"][1]), match.group()))
         else:
             unit = match["unit"].lower()
-            value = _ORDINAL_VALUE[match["ord"].lower()]
-            if unit == "half" and value > 2:
+            ordinal = match["ord"].lower()
+            value = _LAST_OF[unit] if ordinal == "final" else _ORDINAL_VALUE[ordinal]
+            if (unit == "half" and value > 2) or _NOT_A_PERIOD.match(text, match.end()):
                 continue
             found.append(DateMention(unit, value, match.group()))
     for match in _DAY_WORD.finditer(text):
@@ -1361,6 +1403,8 @@ def dates(text: str) -> tuple[DateMention, ...]:
     for match in _DECADE.finditer(text):
         found.append(DateMention("decade", match.group(1), match.group()))
     for match in _RELATIVE_WORD.finditer(text):
+        if match["rel"].lower() == "last" and text.startswith(" of", match.end()):
+            continue  # 'the last quarter of 2025' is Q4, read above
         found.append(DateMention("relative:" + match["unit"].lower(), _RELATIVE[match["rel"].lower()], match.group()))
     return tuple(found)
 
@@ -1377,8 +1421,8 @@ def date_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
             continue
         if mention.kind.startswith("relative:") and (not same_kind or mention.value == 0):
             continue  # 'this year' may be the year a claim names; only a contrary relative date is reported
-        if mention.kind == "season" and not same_kind:
-            continue
+        if mention.kind in ("season", "day") and not same_kind:
+            continue  # a day no claim dates is the figure rule's: its number must be in a claim
         if same_kind:
             shown = ", ".join(dict.fromkeys(f"'{other.text}'" for _, other in same_kind))
             first = same_kind[0][0]
