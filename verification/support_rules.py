@@ -1409,6 +1409,13 @@ def dates(text: str) -> tuple[DateMention, ...]:
     return tuple(found)
 
 
+def _months_given(mention: DateMention, offered: list[tuple[Cited, DateMention]]) -> bool:
+    """Whether the claims give each month a range of months is written with."""
+    months = {MONTHS[match["m"].lower().rstrip(".")] for match in _MONTH_WORD.finditer(mention.text)}
+    given = {other.value for _, other in offered if other.kind == "month"}
+    return len(months) == 2 and months <= given
+
+
 def date_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     mentioned = dates(passage)
     if not mentioned:
@@ -1421,6 +1428,8 @@ def date_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
             continue
         if mention.kind.startswith("relative:") and (not same_kind or mention.value == 0):
             continue  # 'this year' may be the year a claim names; only a contrary relative date is reported
+        if mention.kind in ("quarter", "half") and _months_given(mention, offered):
+            continue  # 'grew between January and June' for a claim's 'in January' and 'by June'
         if mention.kind in ("season", "day") and not same_kind:
             continue  # a day no claim dates is the figure rule's: its number must be in a claim
         if same_kind:
@@ -1490,11 +1499,42 @@ _VAGUE_WORD = re.compile(r"\b(?:(tens|hundreds)\s+of\s+)?(dozens|hundreds|thousa
 _CURRENCIES = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
 _CURRENCY_WORDS = {"dollars": "dollar", "euros": "euro", "pounds": "pound", "yen": "yen", "yuan": "yuan"}
 _RATE = re.compile(r"^\s*(?:a|an|per|each)\s+(hour|day|week|month|year|quarter|minute|second)\b", re.I)
-_MEASURES = _forms(
-    "kilometres kilometers km miles metres meters feet foot inches centimetres cm millimetres mm kilograms kg "
-    "grams tonnes tons pounds lb litres liters gallons hectares acres degrees celsius fahrenheit hours minutes "
-    "seconds days weeks months years megawatts gigawatts kilowatts mw gw kw tokens parameters"
-)
+# Units of measure, each written several ways ('GW', 'gigawatt', 'gigawatts'): a unit is
+# compared by the name it stands for, so '250 GW' is a claim's '250 gigawatts'.
+_UNIT_FORMS = {
+    "kilometre": "kilometres kilometers kilometre kilometer km",
+    "mile": "miles mile",
+    "metre": "metres meters metre meter",
+    "foot": "feet foot ft",
+    "inch": "inches inch",
+    "centimetre": "centimetres centimeters centimetre centimeter cm",
+    "millimetre": "millimetres millimeters millimetre millimeter mm",
+    "kilogram": "kilograms kilogram kg",
+    "gram": "grams gram",
+    "tonne": "tonnes tonne",
+    "ton": "tons ton",
+    "pound": "pounds pound lb lbs",
+    "litre": "litres liters litre liter",
+    "gallon": "gallons gallon",
+    "hectare": "hectares hectare",
+    "acre": "acres acre",
+    "degree": "degrees degree",
+    "celsius": "celsius",
+    "fahrenheit": "fahrenheit",
+    "hour": "hours hour",
+    "minute": "minutes minute",
+    "second": "seconds",
+    "day": "days day",
+    "week": "weeks week",
+    "month": "months month",
+    "year": "years year",
+    "megawatt": "megawatts megawatt mw",
+    "gigawatt": "gigawatts gigawatt gw",
+    "kilowatt": "kilowatts kilowatt kw",
+    "token": "tokens token",
+    "parameter": "parameters parameter",
+}
+_MEASURES = {form: unit for unit, forms in _UNIT_FORMS.items() for form in forms.split()}
 
 
 # How far (in points) a share in words may sit from a claim's percentage: plain and hedged.
@@ -1531,7 +1571,7 @@ def _measure(text: str, figure: lex.Figure) -> str | None:
         return "a " + rate.group(1).lower()
     following = after.split()[:1]
     word = following[0].lower().strip(".,;") if following else ""
-    return word if word in _MEASURES else None
+    return _MEASURES.get(word)
 
 
 def _units_differ(passage: str, figure: lex.Figure, same_value: list[tuple[Cited, lex.Figure]]) -> str | None:
