@@ -221,6 +221,7 @@ def _derived(claim: str) -> Derived:
                 percents.add((second.value - first.value) * 100 / first.value)  # 12 to 30: 150% more
                 if second.value < first.value:
                     percents.add(second.value * 100 / first.value)  # 2,900 of 4,200: 69%
+    percents |= lex.implied_shares(claim)
     for value, reciprocal in lex.fractions(claim):
         percents.add(value)  # 'one-ninth': about 11%
         if reciprocal:
@@ -327,7 +328,7 @@ def _derived_backs(passage: str, figure: lex.Figure, percents: frozenset[Decimal
     for a percentage, a ratio for 'N times'."""
     if _is_percent(figure):
         return _matches_derived(passage, figure, percents)
-    if figure.spelled or _TIMES_AFTER.match(passage, figure.start + len(figure.text)):
+    if _TIMES_AFTER.match(passage, figure.start + len(figure.text)):
         return _matches_derived(passage, figure, factors)
     return False
 

@@ -457,8 +457,6 @@ _IMPLIED = {
     "couple": (Decimal(2),),
     "single": (Decimal(1),),
     "once": (Decimal(1),),
-    "every": (Decimal(100),),
-    "all": (Decimal(100),),
     "none": (Decimal(0),),
     "no": (Decimal(0),),
     "one third": (Decimal(33), Decimal("33.3")),
@@ -486,6 +484,15 @@ _IMPLIED = {
     "three quarters": (Decimal(75),),
     "three-quarters": (Decimal(75),),
 }
+# Words that state a share: 'all' backs a passage's 100%, never a count of 100.
+_WHOLE_WORD = re.compile(r"\b(?:all|every)\b", re.IGNORECASE)
+
+
+def implied_shares(text: str) -> set[Decimal]:
+    """Percentages a text states without a figure: 'all', 'every' (100)."""
+    return {Decimal(100)} if _WHOLE_WORD.search(text) else set()
+
+
 _IMPLIED_WORD = re.compile(r"\b(" + "|".join(sorted(_IMPLIED, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
 
