@@ -265,6 +265,9 @@ _MULTIPLIERS = {
     "halved": Decimal("0.5"),
     "halves": Decimal("0.5"),
     "halving": Decimal("0.5"),
+    **{f"{word}fold": Decimal(value) for word, value in (("five", 5), ("six", 6), ("seven", 7), ("eight", 8))},
+    "ninefold": Decimal(9),
+    "tenfold": Decimal(10),
 }
 
 # Synonyms a paraphrase uses for a claim's word: each group backs its members for one another.
@@ -1627,6 +1630,36 @@ def _share_of(text: str, share: str) -> str | None:
     return lex.stem(word.lower())
 
 
+# A share reached or held, in words: 'fell to about a quarter', 'stood at a third'.
+_LEVEL_SHARE = re.compile(
+    r"\b(?:to|at)\s+(?P<hedge>(?:nearly|almost|about|around|roughly|some|approximately|just\s+under|just\s+over|"
+    r"more\s+than|over|under|less\s+than)\s+)?(?P<share>"
+    + "|".join(sorted(_FRACTIONS, key=len, reverse=True))
+    + r")\b(?!\s+of\b)",
+    re.IGNORECASE,
+)
+_LEVEL_BEFORE = re.compile(r"\b(?:to|at)\s+(?:[a-z]+\s+)?$", re.IGNORECASE)
+
+
+def _level_share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'dropped to about a quarter' where the claims say it fell to 34.4%."""
+    reasons = []
+    for match in _LEVEL_SHARE.finditer(passage):
+        value = _FRACTIONS[match["share"].lower()]
+        levels = [
+            (cited, figure)
+            for cited in claims
+            for figure in _figures(cited.clause.text)
+            if _unit(figure) == "percent"
+            and _LEVEL_BEFORE.search(cited.clause.text[max(0, figure.start - 20) : figure.start])
+        ]
+        slack = SHARE_SLACK_HEDGED if match["hedge"] else SHARE_SLACK
+        if levels and all(abs(value - figure.value) > slack for _, figure in levels):
+            cited, figure = levels[0]
+            reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says 'to {figure}'")
+    return reasons
+
+
 def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     """'a quarter of the staff' where the claims give a third; 'hundreds' where they say thousands."""
     reasons = []
@@ -1652,6 +1685,7 @@ def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
             elif percents:
                 cited, figure = percents[0]
                 reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{figure}'")
+    reasons += _level_share_reasons(passage, claims)
     vague = [
         (match.group(), _VAGUE[match.group(2).lower()] + (1 if match.group(1) else 0))
         for match in _VAGUE_WORD.finditer(passage)
@@ -1721,6 +1755,10 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
         if claim_multipliers:
             cited, other_word, _ = claim_multipliers[0]
             reasons.append(f"quantity: the paragraph says '{word}'; {cited.label} says '{other_word}'")
+    if not claim_multipliers:
+        reasons += _factor_reasons(passage, claims)
+    reasons += _one_unit_reasons(passage, claims)
+    reasons += _ratio_part_reasons(passage, claims)
     # Ordinals: 'the fifth month' against 'the sixth month'.
     if _ORDINAL_WORDS.keys().isdisjoint(passage_words):
         return list(dict.fromkeys(reasons))
@@ -1741,6 +1779,116 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
             cited, other = offered[0]
             reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{other}'")
     return list(dict.fromkeys(reasons))
+
+
+# A multiplier in words ('roughly doubled', 'cut nearly in half') against the factor a claim
+# gives ('a 70% increase', '2.1 times', 'by 38%'): plainly within this share of it, hedged
+# within twice that.
+FACTOR_TOLERANCE = Decimal("0.05")
+_MULTIPLIER_WORD = re.compile(
+    r"\b(?:(?P<hedge>roughly|about|around|nearly|almost|approximately|some|close\s+to|more\s+than|over|"
+    r"less\s+than|under)\s+)?(?P<word>" + "|".join(sorted(_MULTIPLIERS, key=len, reverse=True)) + r"|in\s+half)\b"
+    # 'double-digit', 'twice a year' say no factor
+    r"(?![\s-]+(?:digits?|a\s+(?:day|week|month|year)|daily|weekly|monthly|yearly)\b)",
+    re.IGNORECASE,
+)
+_TIMES_FIGURE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:times\b|x\b|\u00d7|-?fold\b)", re.IGNORECASE)
+_CHANGE_BEFORE = re.compile(r"\b(?:by|up|down|rose|fell|grew|increased|decreased|cut|reduced|jumped)\s+$", re.I)
+_CHANGE_AFTER = re.compile(
+    r"\s+(?:increase|rise|jump|gain|growth|decrease|drop|fall|decline|reduction|cut|more|less|higher|lower|"
+    r"faster|slower|cheaper|improvement|boost)\b",
+    re.IGNORECASE,
+)
+
+
+def _stated_factors(text: str) -> list[tuple[str, Decimal]]:
+    """Factors a claim states: '2.1 times', and a change in percent ('a 70% increase': 1.7;
+    'cut by 38%': 0.62), each with its words."""
+    found = [(match.group(), Decimal(match.group(1))) for match in _TIMES_FIGURE.finditer(text)]
+    for figure in _figures(text):
+        if _unit(figure) != "percent":
+            continue
+        before = text[max(0, figure.start - 12) : figure.start]
+        if _CHANGE_BEFORE.search(before) or _CHANGE_AFTER.match(text, figure.start + len(figure.text)):
+            found += [(figure.text, 1 + figure.value / 100), (figure.text, 1 - figure.value / 100)]
+    return found
+
+
+def _pair_factors(text: str) -> set[Decimal]:
+    """How many times one figure of a claim is another ('to around 40 GW from 21 GW': 1.9)."""
+    values = [figure.value for figure in _figures(text) if figure.value and _unit(figure) != "percent"]
+    return {second / first for first in values for second in values if first != second}
+
+
+def _factor_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    reasons = []
+    for match in _MULTIPLIER_WORD.finditer(passage):
+        word = match["word"].lower()
+        value = Decimal("0.5") if word.startswith("in") else _MULTIPLIERS[word]
+        stated = [(cited, text, factor) for cited in claims for text, factor in _stated_factors(cited.clause.text)]
+        if not stated:
+            continue
+        pairs = {factor for cited in claims for factor in _pair_factors(cited.clause.text)}
+        tolerance = FACTOR_TOLERANCE * (2 if match["hedge"] else 1)
+        candidates = {factor for _, _, factor in stated} | pairs
+        if any(abs(factor - value) <= value * tolerance for factor in candidates):
+            continue
+        cited, text, _ = stated[0]
+        reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{text}'")
+    return reasons
+
+
+# 'under a second', 'more than a year': a bound on one of a unit.
+_ONE_UNIT = re.compile(
+    r"\b(?P<bound>less\s+than|under|below|at\s+most|within|more\s+than|over|above|at\s+least)\s+(?:a|an|one)\s+"
+    r"(?P<unit>second|minute|hour|day|week|month|year)\b",
+    re.IGNORECASE,
+)
+_UPPER_WORDS = ("less", "under", "below", "at most", "within")
+
+
+def _one_unit_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'to under a second' where every claim's figure in seconds is above one."""
+    reasons = []
+    for match in _ONE_UNIT.finditer(passage):
+        unit = match["unit"].lower()
+        upper = match["bound"].lower().startswith(_UPPER_WORDS)
+        same_unit = [
+            (cited, figure)
+            for cited in claims
+            for figure in _figures(cited.clause.text)
+            if _measure(cited.clause.text, figure) == unit and not _unit(figure)
+        ]
+        if same_unit and all((figure.value > 1) if upper else (figure.value < 1) for _, figure in same_unit):
+            cited, figure = same_unit[-1]
+            reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{figure} {unit}s'")
+    return reasons
+
+
+def _ratio_part_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'12%' where a claim's 12 is the whole of a ratio ('1 in 12', 8.3%)."""
+    reasons = []
+    for figure in _figures(passage):
+        if _unit(figure) != "percent":
+            continue
+        for cited in claims:
+            text = cited.clause.text
+            ratios = lex.ratios(text)
+            if not ratios:
+                continue
+            same = [other for other in _figures(text) if other.value == figure.value]
+            in_ratio = [
+                (match, share)
+                for match, share in ratios
+                for other in same
+                if match.start() <= other.start < match.end() and abs(share - figure.value) > 1
+            ]
+            if same and len(in_ratio) == len(same):
+                match, share = in_ratio[0]
+                reasons.append(
+                    f"quantity: the paragraph says '{figure}'; {cited.label} says '{match.group()}' ({share:.1f}%)"
+                )
+    return reasons
 
 
 # Entities ------------------------------------------------------------------------------------
