@@ -1802,9 +1802,15 @@ _CHANGE_AFTER = re.compile(
 
 
 def _stated_factors(text: str) -> list[tuple[str, Decimal]]:
-    """Factors a claim states: '2.1 times', and a change in percent ('a 70% increase': 1.7;
-    'cut by 38%': 0.62), each with its words."""
+    """Factors a claim states: '2.1 times', a change in percent ('a 70% increase': 1.7; 'cut
+    by 38%': 0.62), and a change in points to a level ('rose 10 points to 30%': 1.5), each with
+    its words."""
     found = [(match.group(), Decimal(match.group(1))) for match in _TIMES_FIGURE.finditer(text)]
+    for match in _POINTS_TO_LEVEL.finditer(text):
+        change, level = Decimal(match["change"]), Decimal(match["level"])
+        if level > change:
+            found.append((match.group(), level / (level - change)))
+        found.append((match.group(), level / (level + change)))
     for figure in _figures(text):
         if _unit(figure) != "percent":
             continue
@@ -1814,24 +1820,49 @@ def _stated_factors(text: str) -> list[tuple[str, Decimal]]:
     return found
 
 
+_POINTS_TO_LEVEL = re.compile(
+    r"(?P<change>\d+(?:\.\d+)?)\s*(?:percentage\s+points?|points?|pp)\s+to\s+(?P<level>\d+(?:\.\d+)?)\s*(?:%|percent)",
+    re.IGNORECASE,
+)
+# 'rose by a third', 'fell by half': a change stated as a share of the level before.
+_CHANGE_BY_SHARE = re.compile(
+    r"\b(?:rose|grew|increased|climbed|jumped|fell|dropped|declined|decreased|shrank|cut|reduced|up|down)\s+by\s+"
+    r"(?P<hedge>(?:nearly|almost|about|around|roughly|some|more\s+than|over|less\s+than|under)\s+)?(?P<share>"
+    + "|".join(sorted(_FRACTIONS, key=len, reverse=True))
+    + r")\b(?!\s+of\b)",
+    re.IGNORECASE,
+)
+
+
 def _pair_factors(text: str) -> set[Decimal]:
     """How many times one figure of a claim is another ('to around 40 GW from 21 GW': 1.9)."""
     values = [figure.value for figure in _figures(text) if figure.value and _unit(figure) != "percent"]
     return {second / first for first in values for second in values if first != second}
 
 
-def _factor_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
-    reasons = []
+def _passage_factors(passage: str) -> list[tuple[re.Match, list[Decimal]]]:
+    """Factors a passage states in words: 'roughly doubled' (2), 'cut in half' (0.5), 'rose by a
+    third' (4/3, or 2/3 had it fallen)."""
+    found = []
     for match in _MULTIPLIER_WORD.finditer(passage):
         word = match["word"].lower()
-        value = Decimal("0.5") if word.startswith("in") else _MULTIPLIERS[word]
+        found.append((match, [Decimal("0.5") if word.startswith("in") else Decimal(_MULTIPLIERS[word])]))
+    for match in _CHANGE_BY_SHARE.finditer(passage):
+        share = _FRACTIONS[match["share"].lower()] / 100
+        found.append((match, [1 + share, 1 - share]))
+    return found
+
+
+def _factor_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    reasons = []
+    for match, values in _passage_factors(passage):
         stated = [(cited, text, factor) for cited in claims for text, factor in _stated_factors(cited.clause.text)]
         if not stated:
             continue
         pairs = {factor for cited in claims for factor in _pair_factors(cited.clause.text)}
         tolerance = FACTOR_TOLERANCE * (2 if match["hedge"] else 1)
         candidates = {factor for _, _, factor in stated} | pairs
-        if any(abs(factor - value) <= value * tolerance for factor in candidates):
+        if any(abs(factor - value) <= value * tolerance for factor in candidates for value in values):
             continue
         cited, text, _ = stated[0]
         reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{text}'")
