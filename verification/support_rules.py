@@ -1630,6 +1630,8 @@ def _share_of(text: str, share: str) -> str | None:
     return lex.stem(word.lower())
 
 
+# Words without which a passage states no factor or share in words: a cheap test first.
+_FACTOR_WORDS = frozenset(_MULTIPLIERS) | {"half", "third", "quarter", "quarters", "thirds", "fifth", "tenth"}
 # A share reached or held, in words: 'fell to about a quarter', 'stood at a third'.
 _LEVEL_SHARE = re.compile(
     r"\b(?:to|at)\s+(?P<hedge>(?:nearly|almost|about|around|roughly|some|approximately|just\s+under|just\s+over|"
@@ -1643,7 +1645,9 @@ _LEVEL_BEFORE = re.compile(r"\b(?:to|at)\s+(?:[a-z]+\s+)?$", re.IGNORECASE)
 
 def _level_share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     """'dropped to about a quarter' where the claims say it fell to 34.4%."""
-    reasons = []
+    reasons: list[str] = []
+    if _FACTOR_WORDS.isdisjoint(_lower_words(passage)):
+        return reasons
     for match in _LEVEL_SHARE.finditer(passage):
         value = _FRACTIONS[match["share"].lower()]
         levels = [
@@ -1843,7 +1847,9 @@ def _pair_factors(text: str) -> set[Decimal]:
 def _passage_factors(passage: str) -> list[tuple[re.Match, list[Decimal]]]:
     """Factors a passage states in words: 'roughly doubled' (2), 'cut in half' (0.5), 'rose by a
     third' (4/3, or 2/3 had it fallen)."""
-    found = []
+    found: list[tuple[re.Match, list[Decimal]]] = []
+    if _FACTOR_WORDS.isdisjoint(_lower_words(passage)):
+        return found  # most passages: a set lookup instead of the patterns below
     for match in _MULTIPLIER_WORD.finditer(passage):
         word = match["word"].lower()
         found.append((match, [Decimal("0.5") if word.startswith("in") else Decimal(_MULTIPLIERS[word])]))
@@ -1876,11 +1882,14 @@ _ONE_UNIT = re.compile(
     re.IGNORECASE,
 )
 _UPPER_WORDS = ("less", "under", "below", "at most", "within")
+_ONE_UNIT_WORDS = frozenset(["second", "minute", "hour", "day", "week", "month", "year"])
 
 
 def _one_unit_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     """'to under a second' where every claim's figure in seconds is above one."""
-    reasons = []
+    reasons: list[str] = []
+    if _ONE_UNIT_WORDS.isdisjoint(_lower_words(passage)):
+        return reasons
     for match in _ONE_UNIT.finditer(passage):
         unit = match["unit"].lower()
         upper = match["bound"].lower().startswith(_UPPER_WORDS)
@@ -1896,6 +1905,11 @@ def _one_unit_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     return reasons
 
 
+@lru_cache(maxsize=4096)
+def _ratios(text: str) -> tuple[tuple[re.Match, Decimal], ...]:
+    return tuple(lex.ratios(text))
+
+
 def _ratio_part_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     """'12%' where a claim's 12 is the whole of a ratio ('1 in 12', 8.3%)."""
     reasons = []
@@ -1904,7 +1918,7 @@ def _ratio_part_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
             continue
         for cited in claims:
             text = cited.clause.text
-            ratios = lex.ratios(text)
+            ratios = _ratios(text)
             if not ratios:
                 continue
             same = [other for other in _figures(text) if other.value == figure.value]
