@@ -138,7 +138,8 @@ def _rounds(passage: str, figure: lex.Figure, offered: Iterable[Decimal], exact:
     tolerance = ROUNDING if word in _APPROXIMATELY else 2 * ROUNDING
     quantum = _precision(figure)
     for value in offered:
-        if not value or abs(figure.value - value) > abs(value) * tolerance:
+        # A figure written to the half ('two and a half') is itself no finer than a quarter.
+        if not value or abs(figure.value - value) > max(abs(value) * tolerance, quantum / 2 if figure.spelled else 0):
             continue
         if exact and value.normalize().as_tuple().exponent >= quantum.as_tuple().exponent and value % quantum == 0:
             continue  # not rounder than the claim's figure: 'some 1,101' for 1,100 is a change
@@ -308,8 +309,9 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
             continue  # 'about five points' for 4.97
         if _counts_its_list(passage, figure, backing):
             continue
-        if figure.value >= 1000:
-            # 'a quarter of a billion dollars' states an amount, whatever it is of.
+        if figure.value >= 1000 or _TIMES_AFTER.match(passage, figure.start + len(figure.text)):
+            # 'a quarter of a billion dollars' states an amount, 'three times as long' a factor,
+            # whatever they are of.
             reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
             continue
         following = [

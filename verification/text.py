@@ -436,6 +436,14 @@ _IMPLIED = {
     "double": (Decimal(2), Decimal(100)),
     "doubled": (Decimal(2), Decimal(100)),
     "tripled": (Decimal(3), Decimal(200)),
+    "triple": (Decimal(3), Decimal(200)),
+    "triples": (Decimal(3), Decimal(200)),
+    "quadrupled": (Decimal(4), Decimal(300)),
+    "quadruple": (Decimal(4), Decimal(300)),
+    **{
+        f"{word}fold": (Decimal(value),)
+        for value, word in enumerate(("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), 2)
+    },
     "a dozen": (Decimal(12),),
     "week": (Decimal(7),),
     "a thousand": (Decimal(1_000),),

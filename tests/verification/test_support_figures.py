@@ -82,6 +82,20 @@ TWINS = [
         "Trading volume on the exchange reached 8 billion shares in May 2025, up about a quarter from May 2023.",
         FIGURES,
     ),
+    # A factor in words is held to the ratio of the claim's figures.
+    (
+        ["The study found drivers waited 40 minutes on average at the old depot against 95 at the new one."],
+        "Drivers waited about two and a half times as long at the new depot, 95 minutes against 40, the study found.",
+        "Drivers waited about three and a half times as long at the new depot, 95 minutes against 40, the study found.",
+        FIGURES,
+    ),
+    # 'triple' in a claim backs 'three times'.
+    (
+        ["The report estimates exports reached $2 billion in 2026, triple the 2025 total."],
+        "Exports reached an estimated $2 billion in 2026, three times the 2025 total, the report says.",
+        "Exports reached an estimated $2 billion in 2026, four times the 2025 total, the report says.",
+        FIGURES,
+    ),
     # A year is exact: '2030' is no rounding of 2025.
     (
         ["The council pledged to close the landfill by 2025."],
