@@ -1329,17 +1329,38 @@ _DECADE = re.compile(r"\b((?:1[5-9]|20)\d0)'?s\b")
 _DATE_CONTEXT = re.compile(r"(?:\b(?:in|on|since|until|by|from|to|of|early|late|mid|through|last|next|this)[\s-]+$)")
 
 
-_RANGE_HINT = re.compile(r"[-\u2013]|\b(?:to|through|until|between)\b")
+_RANGE_HINT = re.compile(r"[-\u2013]|\b(?:to|through|until|between|months|ended|ending|quarter)\b")
 _MONTH_RANGE = re.compile(
     r"\b(?:(?P<between>between)\s+)?([A-Z][a-z]+)(?:\s*(?:-|\u2013)\s*|[\s-]+(?:to|through|until)[\s-]+|\s+(?P<and>and)\s+)"
     r"([A-Z][a-z]+)\b"
 )
 
 
+# 'the three months to September', 'the quarter to June', 'six months ended June': a quarter
+# or half by its last month.
+_MONTHS_TO = re.compile(
+    r"\b(?:(?P<count>three|six|3|6)\s+months|(?P<unit>quarter|half|half-year))\s+(?:to|ended|ending|through)\s+"
+    r"(?:the\s+end\s+of\s+)?(?P<m>"
+    + "|".join(name.capitalize() for name in MONTHS if len(name) > 3 or name == "may")
+    + r")\b"
+)
+
+# 'the September quarter': a quarter by its last month, as companies report it.
+_MONTH_QUARTER = re.compile(r"\b(?P<m>March|June|September|December)[\s-]+(?P<unit>quarter)\b")
+
+
 def _quarter_ranges(text: str) -> list[tuple[int, int, str, int, str]]:
-    """'July-September', 'April to June', 'between July and September': a range of months that
-    is a calendar quarter or half, with its span, the period's kind and number."""
+    """'July-September', 'April to June', 'between July and September', 'the three months to
+    June': a range of months that is a calendar quarter or half, with its span, the period's
+    kind and number."""
     found = []
+    for match in itertools.chain(_MONTHS_TO.finditer(text), _MONTH_QUARTER.finditer(text)):
+        count, unit = match.groupdict().get("count"), (match["unit"] or "").lower()
+        months = 3 if count in ("three", "3") or unit == "quarter" else 6
+        last = MONTHS[match["m"].lower()]
+        if last % months == 0:
+            kind = "quarter" if months == 3 else "half"
+            found.append((match.start(), match.end(), kind, last // months, match.group()))
     for match in _MONTH_RANGE.finditer(text):
         if match["and"] and not match["between"]:
             continue  # 'in March and June': two months, not a range

@@ -148,6 +148,18 @@ TWINS = [
         "In the six months from July to December 2025, 40 GW of new solar capacity was added, the ministry said.",
         "date:",
     ),
+    (
+        ["The bank said its revenue rose 8% in the third quarter."],
+        "In the three months to September, the bank's revenue rose 8%, it said.",
+        "In the three months to June, the bank's revenue rose 8%, it said.",
+        "date:",
+    ),
+    (
+        ["The chipmaker said royalty revenue in the quarter ended September 2025 rose 21%."],
+        "The chipmaker's royalty revenue rose 21% in the September quarter of 2025, it said.",
+        "The chipmaker's royalty revenue rose 21% in the December quarter of 2025, it said.",
+        "date:",
+    ),
     # A day of a month.
     (
         ["The agency said the probe launched on March 3, 2025."],
