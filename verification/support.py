@@ -191,7 +191,9 @@ class Derived:
     """Values a reporter computes from a claim's figures, kept unrounded: the passage's figure
     must match one to its own precision ('69%' for 2,900 of 4,200), so a changed one still fails."""
 
-    percents: frozenset[Decimal]  # shares, changes in percent, complements
+    percents: frozenset[Decimal]  # shares, changes in percent
+    complements: frozenset[tuple[Decimal, Decimal]]  # the rest of a share, with the share
+    wholes: frozenset[Decimal]  # 'all', 'every': 100%, exactly
     factors: frozenset[Decimal]  # how many times one figure is another; reciprocals of fractions
     plain: frozenset[Decimal]  # a year before the claim's, the year in 'mid-2027'
 
@@ -210,9 +212,10 @@ def _derived(claim: str) -> Derived:
     percents: set[Decimal] = set()
     factors: set[Decimal] = set()
     plain: set[Decimal] = set()
-    for figure in figures:
-        if _is_percent(figure) and figure.value < 100:
-            percents.add(100 - figure.value)  # 'agreed 82%' for 'disagreed on 18%'
+    # 'agreed 82%' for 'disagreed on 18%'
+    complements = {
+        (100 - figure.value, figure.value) for figure in figures if _is_percent(figure) and figure.value < 100
+    }
     if len(figures) <= _MOST_FIGURES_FOR_ARITHMETIC:
         for first, second in itertools.permutations(figures, 2):
             if _is_percent(first) != _is_percent(second):
@@ -222,7 +225,6 @@ def _derived(claim: str) -> Derived:
                 percents.add((second.value - first.value) * 100 / first.value)  # 12 to 30: 150% more
                 if second.value < first.value:
                     percents.add(second.value * 100 / first.value)  # 2,900 of 4,200: 69%
-    percents |= lex.implied_shares(claim)
     for value, reciprocal in lex.fractions(claim):
         percents.add(value)  # 'one-ninth': about 11%
         if reciprocal:
@@ -231,7 +233,13 @@ def _derived(claim: str) -> Derived:
     if _YEAR_EARLIER.search(claim):
         plain |= {year - 1 for year in years}  # 'August 2025, up 34% from a year earlier': 2024
     plain |= {Decimal(match.group(1)) for match in _YEAR_PART.finditer(claim)}
-    return Derived(frozenset(percents), frozenset(factors), frozenset(plain))
+    return Derived(
+        frozenset(percents),
+        frozenset(complements),
+        frozenset(lex.implied_shares(claim)),
+        frozenset(factors),
+        frozenset(plain),
+    )
 
 
 def _matches_derived(passage: str, figure: lex.Figure, derived: Iterable[Decimal]) -> bool:
@@ -281,9 +289,16 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     claim_lines = claims.split("\n")
     offered = frozenset().union(*(_claim_values(claim) for claim in claim_lines))
     derived = [_derived(claim) for claim in claim_lines]
-    percents = frozenset().union(*(item.percents for item in derived))
     factors = frozenset().union(*(item.factors for item in derived))
     offered |= frozenset().union(*(item.plain for item in derived))
+    # The rest of a share the passage does not give itself: with '58%' and '35%' in the passage,
+    # '42%' is no complement of the claims' 58%.
+    stated = {figure.value for figure in digits}
+    percents = frozenset().union(
+        *(item.percents for item in derived),
+        *({rest for rest, share in item.complements if share not in stated} for item in derived),
+    )
+    wholes = frozenset().union(*(item.wholes for item in derived))
     # '3 in 10' for a claim's 30%: the ratio's own figures are not held to the claims.
     in_ratios = set()
     for match, percent in lex.ratios(passage):
@@ -300,6 +315,7 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
             or _rounds(passage, reading, offered)
             or _rounds_plainly(reading, offered)
             or _derived_backs(passage, reading, percents, factors)
+            or (_is_percent(reading) and reading.value in wholes)
             for reading in dict.fromkeys((figure, _read_in_context(passage, figure)))
         ):
             continue
