@@ -294,10 +294,12 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     # The rest of a share the passage does not give itself: with '58%' and '35%' in the passage,
     # '42%' is no complement of the claims' 58%.
     stated = {figure.value for figure in digits}
-    percents = frozenset().union(
-        *(item.percents for item in derived),
-        *({rest for rest, share in item.complements if share not in stated} for item in derived),
+    complements = (
+        {rest for item in derived for rest, share in item.complements if share not in stated}
+        if _states_the_rest(passage, claims)
+        else set()
     )
+    percents = frozenset().union(*(item.percents for item in derived), complements)
     wholes = frozenset().union(*(item.wholes for item in derived))
     # '3 in 10' for a claim's 30%: the ratio's own figures are not held to the claims.
     in_ratios = set()
@@ -339,6 +341,45 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
         if counted:
             reasons.append(f"'{figure}' ({counted[0]}) is in none of the cited claims ({_figures_offered(claims)})")
     return list(dict.fromkeys(reasons))
+
+
+# A complement ('agreed 82%' for 'disagreed on 18%') is the same fact only when the passage
+# says the other side: 'the rest', or a word the claim's opposite ('agreed', 'disagreed').
+_REST = re.compile(r"\b(?:rest|remaining|remainder|others?|otherwise)\b", re.IGNORECASE)
+_OPPOSITE_PREFIXES = ("dis", "un", "in", "im", "il", "ir", "non", "mis")
+_OPPOSITES = {
+    frozenset(pair)
+    for pair in (
+        ("right", "wrong"),
+        ("correct", "wrong"),
+        ("pass", "fail"),
+        ("passed", "failed"),
+        ("succeeded", "failed"),
+        ("success", "failure"),
+        ("approved", "rejected"),
+        ("accepted", "rejected"),
+        ("won", "lost"),
+        ("support", "oppose"),
+        ("for", "against"),
+        ("kept", "lost"),
+        ("present", "absent"),
+    )
+}
+
+
+def _states_the_rest(passage: str, claims: str) -> bool:
+    if _REST.search(passage):
+        return True
+    mine = {word.lower() for word in lex.words(passage)}
+    theirs = {word.lower() for word in lex.words(claims)}
+    only_mine, only_theirs = mine - theirs, theirs - mine
+    for words, others in ((only_mine, only_theirs), (only_theirs, only_mine)):
+        for word in words:
+            for prefix in _OPPOSITE_PREFIXES:
+                rest = word[len(prefix) :]
+                if word.startswith(prefix) and len(rest) >= 4 and rest in others:
+                    return True  # 'agreed' against 'disagreed', 'correct' against 'incorrect'
+    return any(frozenset((a, b)) in _OPPOSITES for a in only_mine for b in only_theirs)
 
 
 def _derived_backs(passage: str, figure: lex.Figure, percents: frozenset[Decimal], factors: frozenset[Decimal]) -> bool:
