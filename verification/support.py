@@ -303,8 +303,12 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     wholes = frozenset().union(*(item.wholes for item in derived))
     # '3 in 10' for a claim's 30%: the ratio's own figures are not held to the claims.
     in_ratios = set()
+    shares = percents | {
+        figure.value for claim in claim_lines for figure in lex.digit_figures(claim) if _is_percent(figure)
+    }
+    shares |= {share for claim in claim_lines for _, share in lex.ratios(claim)}
     for match, percent in lex.ratios(passage):
-        if _share_backed(passage, match.start(), percent, offered | percents):
+        if _share_backed(passage, match.start(), percent, shares):
             in_ratios |= set(range(match.start(), match.end()))
     reasons = []
     digits = [figure for figure in digits if figure.start not in in_ratios]

@@ -592,7 +592,12 @@ def fractions(text: str) -> list[tuple[Decimal, Decimal | None]]:
             continue
         reciprocal = Decimal(denominator) if numerator == 1 else None
         found.append((Decimal(numerator * 100) / Decimal(denominator), reciprocal))
+    if not found and _HALF.search(text):
+        found.append((Decimal(50), Decimal(2)))  # 'half of voters', 'half the price'
     return found
+
+
+_HALF = re.compile(r"\bhalf\b(?![\s-]+(?:a\s+|an\s+)?(?:point|percentage|year|day|hour|million|billion|dozen))", re.I)
 
 
 # A list of three or more items: 'GRPO, GSPO, and fixed-credit tree policy gradients'.
