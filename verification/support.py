@@ -200,9 +200,6 @@ class Derived:
 
 # A claim with more figures than this is a table: no pairwise arithmetic.
 _MOST_FIGURES_FOR_ARITHMETIC = 6
-_YEAR_EARLIER = re.compile(
-    r"\b(?:a\s+year\s+(?:earlier|before|ago)|(?:the\s+)?(?:previous|prior)\s+year|year[\s-]earlier)\b", re.I
-)
 _YEAR_PART = re.compile(r"\b(?:mid|early|late|end|start)-((?:19|20)\d\d)\b", re.IGNORECASE)
 
 
@@ -230,7 +227,7 @@ def _derived(claim: str) -> Derived:
         if reciprocal:
             factors.add(reciprocal)  # 'a fifth of the price': five times cheaper
     years = [figure.value for figure in lex.digit_figures(claim) if _is_year(figure)]
-    if _YEAR_EARLIER.search(claim):
+    if rules.YEAR_EARLIER.search(claim):
         plain |= {year - 1 for year in years}  # 'August 2025, up 34% from a year earlier': 2024
     plain |= {Decimal(match.group(1)) for match in _YEAR_PART.finditer(claim)}
     return Derived(

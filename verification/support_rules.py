@@ -1282,6 +1282,11 @@ class DateMention:
     kind: str  # month, weekday, season, quarter, half, relative
     value: object
     text: str
+    year: int | None = None  # 'Q1 2026', 'March 2025': a period of a named year
+
+    def same_date(self, other: DateMention) -> bool:
+        """The same period, and of the same year when both name one ('Q1 2026' is not Q1 2025)."""
+        return self.value == other.value and (self.year is None or other.year is None or self.year == other.year)
 
 
 _QUARTER = re.compile(
@@ -1297,7 +1302,13 @@ _NOT_A_PERIOD = re.compile(
     re.IGNORECASE,
 )
 # 'the first three months of 2026' is Q1, 'the last six months of 2025' is H2.
-_MONTHS_OF = re.compile(r"\b(?P<end>first|last|final)\s+(?P<count>three|six)\s+months\s+of\b", re.IGNORECASE)
+_MONTHS_OF = re.compile(
+    r"\b(?P<end>first|last|final)\s+(?P<count>two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2})\s+months\s+of\b",
+    re.IGNORECASE,
+)
+# Months a year's span of months names: 'the first four months of 2026' is no quarter.
+_MONTH_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_MONTH_COUNTS |= {"ten": 10, "eleven": 11}
 # 'the last quarter of 2025' is Q4; 'last quarter' alone is the one before now (relative).
 _LAST_PERIOD = re.compile(r"\blast\s+(?P<unit>quarter|half)\s+of\b", re.IGNORECASE)
 # 'August 5, 2025', '2 August 2025': a day of a month.
@@ -1329,6 +1340,8 @@ _DECADE = re.compile(r"\b((?:1[5-9]|20)\d0)'?s\b")
 _DATE_CONTEXT = re.compile(r"(?:\b(?:in|on|since|until|by|from|to|of|early|late|mid|through|last|next|this)[\s-]+$)")
 
 
+# 'May-to-June', 'May to July': a month in a range of months reads as a date.
+_RANGE_AFTER = re.compile(r"(?:\s*[-\u2013]\s*|[\s-]+(?:to|through|until)[\s-]+)[A-Z][a-z]")
 _RANGE_HINT = re.compile(r"[-\u2013]|\b(?:to|through|until|between|months|ended|ending|quarter)\b")
 _MONTH_RANGE = re.compile(
     r"\b(?:(?P<between>between)\s+)?([A-Z][a-z]+)(?:\s*(?:-|\u2013)\s*|[\s-]+(?:to|through|until)[\s-]+|\s+(?P<and>and)\s+)"
@@ -1346,7 +1359,9 @@ _MONTHS_TO = re.compile(
 )
 
 # 'the September quarter': a quarter by its last month, as companies report it.
-_MONTH_QUARTER = re.compile(r"\b(?P<m>March|June|September|December)[\s-]+(?P<unit>quarter)\b")
+_MONTH_QUARTER = re.compile(
+    r"(?<![-\u2013])(?<!\bto\s)(?<!\bto-)\b(?P<m>March|June|September|December)[\s-]+(?P<unit>quarter)\b"
+)
 
 
 def _quarter_ranges(text: str) -> list[tuple[int, int, str, int, str]]:
@@ -1375,12 +1390,27 @@ def _quarter_ranges(text: str) -> list[tuple[int, int, str, int, str]]:
     return found
 
 
+# The year a period or month is of: 'Q2 2026', 'second quarter of 2025', 'March 3, 2025'.
+_YEAR_AFTER_PERIOD = re.compile(
+    r"(?:[\s-]+quarter)?(?:\s+of)?(?:\s+(?:the\s+)?(?:fiscal|financial|calendar)(?:\s+year)?)?[\s-]+((?:19|20)\d\d)\b"
+)
+_YEAR_AFTER_MONTH = re.compile(r"\s*(?:[0-3]?\d(?:st|nd|rd|th)?)?,?\s+((?:19|20)\d\d)\b")
+
+
+def _dated(text: str, mention: DateMention, start: int, end: int) -> DateMention:
+    after = _YEAR_AFTER_MONTH if mention.kind == "month" else _YEAR_AFTER_PERIOD
+    year = after.match(text, end)
+    if not year:
+        return mention
+    return DateMention(mention.kind, mention.value, text[start : year.end()], int(year.group(1)))
+
+
 @lru_cache(maxsize=4096)
 def dates(text: str) -> tuple[DateMention, ...]:
     found = []
     ranges = _quarter_ranges(text) if _RANGE_HINT.search(text) else []
-    for _, _, kind, number, written in ranges:
-        found.append(DateMention(kind, number, written))
+    for start, end, kind, number, written in ranges:
+        found.append(_dated(text, DateMention(kind, number, written), start, end))
     for match in _MONTH_WORD.finditer(text):
         if any(start <= match.start() < end for start, end, _, _, _ in ranges):
             continue  # a month of a quarter's range: the quarter is the date
@@ -1389,36 +1419,47 @@ def dates(text: str) -> tuple[DateMention, ...]:
         after = text[match.end() : match.end() + 6]
         # 'May' is also a modal verb, 'Mar' a verb: a month when it reads as a date.
         ambiguous = word in ("May", "Mar") or len(word) == 3
-        if ambiguous and not (_DATE_CONTEXT.search(before.lower()) or re.match(r"\s*\d", after)):
+        if ambiguous and not (
+            _DATE_CONTEXT.search(before.lower()) or re.match(r"\s*\d", after) or _RANGE_AFTER.match(after)
+        ):
             continue
-        found.append(DateMention("month", MONTHS[word.lower().rstrip(".")], word))
+        found.append(
+            _dated(text, DateMention("month", MONTHS[word.lower().rstrip(".")], word), match.start(), match.end())
+        )
     for match in _DAY_OF_MONTH.finditer(text):
         month, day = match["m1"] or match["m2"], match["d1"] or match["d2"]
         if 1 <= int(day) <= 31:
             found.append(DateMention("day", (MONTHS[month.lower()], int(day)), match.group()))
     for match in _MONTHS_OF.finditer(text):
-        kind = "quarter" if match["count"].lower() == "three" else "half"
-        number = 1 if match["end"].lower() == "first" else _LAST_OF[kind]
-        found.append(DateMention(kind, number, match.group()[: -len(" of")]))
+        count = match["count"].lower()
+        months = int(count) if count.isdigit() else _MONTH_COUNTS[count]
+        first = match["end"].lower() == "first"
+        if months in (3, 6):
+            kind = "quarter" if months == 3 else "half"
+            mention = DateMention(kind, 1 if first else _LAST_OF[kind], match.group()[: -len(" of")])
+        else:
+            mention = DateMention("span of months", (first, months), match.group()[: -len(" of")])
+        found.append(_dated(text, mention, match.start(), match.end()))
     for match in _LAST_PERIOD.finditer(text):
         unit = match["unit"].lower()
-        found.append(DateMention(unit, _LAST_OF[unit], match.group()[: -len(" of")]))
+        mention = DateMention(unit, _LAST_OF[unit], match.group()[: -len(" of")])
+        found.append(_dated(text, mention, match.start(), match.end()))
     for match in _WEEKDAY_WORD.finditer(text):
         found.append(DateMention("weekday", match.group().lower(), match.group()))
     for match in _SEASON_WORD.finditer(text):
         found.append(DateMention("season", match.group().lower(), match.group()))
     for match in _QUARTER.finditer(text):
         if match["q"]:
-            found.append(DateMention("quarter", int(match["q"][1]), match.group()))
+            found.append(_dated(text, DateMention("quarter", int(match["q"][1]), match.group()), *match.span()))
         elif match["h"]:
-            found.append(DateMention("half", int(match["h"][1]), match.group()))
+            found.append(_dated(text, DateMention("half", int(match["h"][1]), match.group()), *match.span()))
         else:
             unit = match["unit"].lower()
             ordinal = match["ord"].lower()
             value = _LAST_OF[unit] if ordinal == "final" else _ORDINAL_VALUE[ordinal]
             if (unit == "half" and value > 2) or _NOT_A_PERIOD.match(text, match.end()):
                 continue
-            found.append(DateMention(unit, value, match.group()))
+            found.append(_dated(text, DateMention(unit, value, match.group()), *match.span()))
     for match in _DAY_WORD.finditer(text):
         found.append(DateMention("relative:day", _DAYS[match.group().lower()], match.group()))
     for match in _PART_OF_MONTH.finditer(text):
@@ -1440,15 +1481,28 @@ def _months_given(mention: DateMention, offered: list[tuple[Cited, DateMention]]
     return len(months) == 2 and months <= given
 
 
+# 'up 34% from a year earlier': the claim dates the year before its own too.
+YEAR_EARLIER = re.compile(
+    r"\b(?:a\s+year\s+(?:earlier|before|ago)|(?:the\s+)?(?:previous|prior)\s+year|year[\s-]earlier)\b", re.I
+)
+
+
+def _offered_dates(cited: Cited) -> list[DateMention]:
+    mentions = list(dates(cited.clause.text))
+    if YEAR_EARLIER.search(cited.clause.text):
+        mentions += [DateMention(m.kind, m.value, f"{m.text} (a year earlier)", m.year - 1) for m in mentions if m.year]
+    return mentions
+
+
 def date_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     mentioned = dates(passage)
     if not mentioned:
         return []
-    offered = [(cited, mention) for cited in claims for mention in dates(cited.clause.text)]
+    offered = [(cited, mention) for cited in claims for mention in _offered_dates(cited)]
     reasons = []
     for mention in mentioned:
         same_kind = [(cited, other) for cited, other in offered if other.kind == mention.kind]
-        if any(other.value == mention.value for _, other in same_kind):
+        if any(other.same_date(mention) for _, other in same_kind):
             continue
         if mention.kind.startswith("relative:") and (not same_kind or mention.value == 0):
             continue  # 'this year' may be the year a claim names; only a contrary relative date is reported

@@ -160,6 +160,28 @@ TWINS = [
         "The chipmaker's royalty revenue rose 21% in the December quarter of 2025, it said.",
         "date:",
     ),
+    # A quarter of a named year is compared with its year.
+    (
+        ["The carrier said on-time arrivals reached 81% in Q1 2026, up from 74% in Q4 2025."],
+        "On-time arrivals at the carrier reached 81% in the first three months of 2026, up from 74% in the final "
+        "quarter of 2025, it said.",
+        "On-time arrivals at the carrier reached 81% in the first three months of 2026, up from 74% in the first "
+        "quarter of 2025, it said.",
+        "date:",
+    ),
+    (
+        ["The operator said passenger numbers rose 4% in the first half of 2025."],
+        "Passenger numbers rose 4% in the first six months of 2025, the operator said.",
+        "Passenger numbers rose 4% in the first four months of 2025, the operator said.",
+        "date:",
+    ),
+    # A month a year earlier than a claim's, when the claim says 'a year earlier'.
+    (
+        ["The network said it carried 3 billion messages in May 2025, up 20% from a year earlier."],
+        "The network carried 3 billion messages in May 2025, a fifth more than in May 2024, it said.",
+        "The network carried 3 billion messages in May 2025, a fifth more than in May 2023, it said.",
+        FIGURES,
+    ),
     # A day of a month.
     (
         ["The agency said the probe launched on March 3, 2025."],
