@@ -241,13 +241,14 @@ def _derived(claim: str) -> Derived:
 
 def _matches_derived(passage: str, figure: lex.Figure, derived: Iterable[Decimal]) -> bool:
     """Whether a derived value, rounded to the figure's own precision (never coarser than a
-    unit), is the figure; or, when the figure is hedged, whether the hedge allows it."""
+    unit), is the figure; or, when the figure is hedged, whether the hedge allows it. A hedge
+    rounds only a value finer than the figure: 'less than 53%' is no rounding of a claim's half."""
     exponent = min(figure.value.normalize().as_tuple().exponent, 0)
     quantum = Decimal(1).scaleb(exponent)
     candidates = set(derived)
     if any(value.quantize(quantum, rounding=ROUND_HALF_UP) == figure.value for value in candidates):
         return True
-    return _rounds(passage, figure, candidates, exact=False)
+    return _rounds(passage, figure, candidates)
 
 
 _TIMES_AFTER = re.compile(r"\s*(?:times|-fold|fold|x\b)", re.IGNORECASE)
@@ -368,11 +369,15 @@ _OPPOSITES = {
 }
 
 
+def _without_ly(word: str) -> str:
+    return word[:-2] if word.endswith("ly") and len(word) > 5 else word  # 'wrongly' is 'wrong'
+
+
 def _states_the_rest(passage: str, claims: str) -> bool:
     if _REST.search(passage):
         return True
-    mine = {word.lower() for word in lex.words(passage)}
-    theirs = {word.lower() for word in lex.words(claims)}
+    mine = {_without_ly(word.lower()) for word in lex.words(passage)}
+    theirs = {_without_ly(word.lower()) for word in lex.words(claims)}
     only_mine, only_theirs = mine - theirs, theirs - mine
     for words, others in ((only_mine, only_theirs), (only_theirs, only_mine)):
         for word in words:

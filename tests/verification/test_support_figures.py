@@ -33,6 +33,20 @@ TWINS = [
         "The audit found that 85% of the invoices were right.",
         FIGURES,
     ),
+    # The rest of a share only when the passage says it is the other side.
+    (
+        ["The study found the detector wrongly flagged 14% of essays."],
+        "The detector rightly passed 86% of essays, the study found.",
+        "The detector wrongly flagged 86% of essays, the study found.",
+        FIGURES,
+    ),
+    # A hedge rounds a computed value, never an exact one: 'half' is not 'close to 53%'.
+    (
+        ["A survey found half of the tested apps shared location data."],
+        "Half of the tested apps shared location data, a survey found.",
+        "Close to 53% of the tested apps shared location data, a survey found.",
+        FIGURES,
+    ),
     # Dollars written as cents.
     (
         ["The city said a bus ticket will cost $0.35 from June."],
