@@ -1606,6 +1606,7 @@ _UNIT_FORMS = {
     "week": "weeks week",
     "month": "months month",
     "year": "years year",
+    "decade": "decades decade",
     "megawatt": "megawatts megawatt mw",
     "gigawatt": "gigawatts gigawatt gw",
     "kilowatt": "kilowatts kilowatt kw",
@@ -1718,6 +1719,42 @@ _LEVEL_SHARE = re.compile(
 _LEVEL_BEFORE = re.compile(r"\b(?:to|at)\s+(?:[a-z]+\s+)?$", re.IGNORECASE)
 
 
+# A span given by its unit alone: 'after months of pressure' is not 'after weeks of pressure'.
+_VAGUE_SPAN = re.compile(
+    r"\b(?:(?:several|many|a\s+few|few)\s+)?(minutes|hours|days|weeks|months|years|decades)\s+of\b", re.I
+)
+
+
+_COUNTED_SPAN = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|many|few)\s+"
+    r"(minutes|hours|days|weeks|months|years|decades)\b",
+    re.IGNORECASE,
+)
+
+
+def _vague_span_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    mine = [(match.group(), match.group(1).lower()) for match in _VAGUE_SPAN.finditer(passage)]
+    if not mine:
+        return []
+    theirs = [
+        (cited, match.group(), match.group(1).lower())
+        for cited in claims
+        for match in _VAGUE_SPAN.finditer(cited.clause.text)
+    ]
+    # A claim's '3 years' backs 'years of work'.
+    counted = {_measure(cited.clause.text, figure) for cited in claims for figure in _figures(cited.clause.text)} | {
+        _MEASURES.get(match.group(1).lower()) for cited in claims for match in _COUNTED_SPAN.finditer(cited.clause.text)
+    }
+    reasons = []
+    for text, unit in mine:
+        if _MEASURES.get(unit, unit) in counted:
+            continue
+        if theirs and all(other != unit for _, _, other in theirs):
+            cited, other_text, _ = theirs[0]
+            reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{other_text}'")
+    return reasons
+
+
 def _level_share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     """'dropped to about a quarter' where the claims say it fell to 34.4%."""
     reasons: list[str] = []
@@ -1765,6 +1802,7 @@ def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
                 cited, figure = percents[0]
                 reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{figure}'")
     reasons += _level_share_reasons(passage, claims)
+    reasons += _vague_span_reasons(passage, claims)
     vague = [
         (match.group(), _VAGUE[match.group(2).lower()] + (1 if match.group(1) else 0))
         for match in _VAGUE_WORD.finditer(passage)

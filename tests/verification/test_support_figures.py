@@ -250,6 +250,13 @@ TWINS = [
         "Oil's share of power generation dropped to about a quarter in 2025, the agency said.",
         "quantity:",
     ),
+    # A span given by its unit alone.
+    (
+        ["The mayor stepped down on Monday after weeks of protests."],
+        "The mayor stepped down on Monday after weeks of protests.",
+        "The mayor stepped down on Monday after months of protests.",
+        "quantity:",
+    ),
     # A change as a share of the level before, against points to a level.
     (
         ["The survey found the share of schools using tutors rose 10 percentage points to 30% in 2025."],
