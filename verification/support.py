@@ -388,6 +388,23 @@ def _states_the_rest(passage: str, claims: str) -> bool:
     return any(frozenset((a, b)) in _OPPOSITES for a in only_mine for b in only_theirs)
 
 
+# A hedge right before a figure, a ratio or a share in words: the figure rule holds it.
+_HEDGED = re.compile(
+    r"\b("
+    + "|".join(
+        sorted(
+            _APPROXIMATELY + _BELOW + _ABOVE + ("a little over", "a little under", "just shy of"), key=len, reverse=True
+        )
+    )
+    + r")\s+(?=[$\d]|(?:[A-Z]{1,3}\$)|(?:a|one|two|three|four|five|six|seven|eight|nine|ten|half|twice)\b)",
+    re.IGNORECASE,
+)
+
+
+def _hedge_words(passage: str) -> set[str]:
+    return {lex.stem(word) for match in _HEDGED.finditer(passage) for word in lex.words(match.group(1))}
+
+
 def _derived_backs(passage: str, figure: lex.Figure, percents: frozenset[Decimal], factors: frozenset[Decimal]) -> bool:
     """Whether the figure is a value the claims' figures give by arithmetic: a share or a change
     for a percentage, a ratio for 'N times'."""
@@ -636,6 +653,9 @@ def assess(
             {lex.stem(word) for acronym, words in _EXPANSIONS.items() if acronym in claims for word in words.split()}
         )
 
+    # A period or a rounding the figure and date rules accept backs its own words: 'April-to-June
+    # quarter' for a claim's Q2, 'nearly' before a rounded figure.
+    backing.add(rules.backed_date_words(passage, cited) | _hedge_words(passage))
     reasons = _figure_reasons(passage, claims, backing)
     reasons += _name_reasons(passage, claims, backing, context_texts)
     sentences = list(lex.sentences(passage))

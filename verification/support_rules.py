@@ -1519,6 +1519,21 @@ def date_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     return list(dict.fromkeys(reasons))
 
 
+def backed_date_words(passage: str, claims: Sequence[Cited]) -> set[str]:
+    """Stems of the words of each period the claims give in other words ('April', 'June' and
+    'quarter' of 'the April-to-June quarter' for a claim's Q2): the date is backed, so are they."""
+    mentioned = [mention for mention in dates(passage) if mention.kind in ("quarter", "half")]
+    if not mentioned:
+        return set()
+    offered = [(cited, mention) for cited in claims for mention in _offered_dates(cited)]
+    return {
+        lex.stem(word)
+        for mention in mentioned
+        if any(other.kind == mention.kind and other.same_date(mention) for _, other in offered)
+        for word in lex.words(mention.text)
+    }
+
+
 # Quantities ----------------------------------------------------------------------------------
 
 
