@@ -405,6 +405,21 @@ def _hedge_words(passage: str) -> set[str]:
     return {lex.stem(word) for match in _HEDGED.finditer(passage) for word in lex.words(match.group(1))}
 
 
+def _share_words(passage: str, claims: str) -> set[str]:
+    """The words of a share in words that a claim's percentage gives ('a fifth' for 20%, 'nearly
+    a quarter' for 23.4%), as the share rule allows it."""
+    phrases = lex.fraction_phrases(passage)
+    if not phrases:
+        return set()
+    percents = {figure.value for figure in lex.digit_figures(claims) if _is_percent(figure)}
+    return {
+        lex.stem(word)
+        for phrase, percent, _ in phrases
+        if any(abs(percent - value) <= rules.SHARE_SLACK_HEDGED for value in percents)
+        for word in lex.words(phrase)
+    }
+
+
 def _derived_backs(passage: str, figure: lex.Figure, percents: frozenset[Decimal], factors: frozenset[Decimal]) -> bool:
     """Whether the figure is a value the claims' figures give by arithmetic: a share or a change
     for a percentage, a ratio for 'N times'."""
@@ -655,7 +670,7 @@ def assess(
 
     # A period or a rounding the figure and date rules accept backs its own words: 'April-to-June
     # quarter' for a claim's Q2, 'nearly' before a rounded figure.
-    backing.add(rules.backed_date_words(passage, cited) | _hedge_words(passage))
+    backing.add(rules.backed_date_words(passage, cited) | _hedge_words(passage) | _share_words(passage, claims))
     reasons = _figure_reasons(passage, claims, backing)
     reasons += _name_reasons(passage, claims, backing, context_texts)
     sentences = list(lex.sentences(passage))

@@ -581,9 +581,9 @@ _FRACTION_WORDS = re.compile(
 )
 
 
-def fractions(text: str) -> list[tuple[Decimal, Decimal | None]]:
-    """Fractions in words, each as the percentage it states, unrounded ('one-ninth': 11.1...),
-    and, for a unit fraction, how many times the whole is the part ('a fifth': 5)."""
+def fraction_phrases(text: str) -> list[tuple[str, Decimal, Decimal | None]]:
+    """Fractions in words as written, each with the percentage it states, unrounded ('one-ninth':
+    11.1...), and, for a unit fraction, how many times the whole is the part ('a fifth': 5)."""
     found = []
     for match in _FRACTION_WORDS.finditer(text):
         numerator = 1 if match["n"].lower() in ("a", "one") else _UNITS[match["n"].lower()]
@@ -591,10 +591,15 @@ def fractions(text: str) -> list[tuple[Decimal, Decimal | None]]:
         if numerator >= denominator:
             continue
         reciprocal = Decimal(denominator) if numerator == 1 else None
-        found.append((Decimal(numerator * 100) / Decimal(denominator), reciprocal))
-    if not found and _HALF.search(text):
-        found.append((Decimal(50), Decimal(2)))  # 'half of voters', 'half the price'
+        found.append((match.group(), Decimal(numerator * 100) / Decimal(denominator), reciprocal))
+    if not found and (half := _HALF.search(text)):
+        found.append((half.group(), Decimal(50), Decimal(2)))  # 'half of voters', 'half the price'
     return found
+
+
+def fractions(text: str) -> list[tuple[Decimal, Decimal | None]]:
+    """Fractions in words: the percentage each states and, for a unit fraction, its reciprocal."""
+    return [(percent, reciprocal) for _, percent, reciprocal in fraction_phrases(text)]
 
 
 _HALF = re.compile(r"\bhalf\b(?![\s-]+(?:a\s+|an\s+)?(?:point|percentage|year|day|hour|million|billion|dozen))", re.I)

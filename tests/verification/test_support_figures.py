@@ -294,6 +294,15 @@ def test_a_derived_or_rewritten_value_passes_and_a_changed_one_fails(claims, sup
             "Monthly visits grew between January and June 2025, from 10,000 to 40,000, the museum said.",
             "The museum said monthly visits reached 40,000 by June 2025, up from 10,000 in January 2025.",
         ),
+        # A backed period and a backed share back their own words.
+        (
+            "Freight volumes hit 4.1 million tonnes in the April-to-June quarter of 2026, the port says.",
+            "The port says freight volumes reached 4.1 million tonnes in Q2 2026.",
+        ),
+        (
+            "Measles cases climbed by roughly a fifth in 2023, to 10.3 million, the WHO said.",
+            "The WHO said measles cases rose 20% in 2023 to 10.3 million.",
+        ),
         # 'double-digit' and 'twice a year' state no factor.
         (
             "The chain reported double-digit growth, 12%, and reviews prices twice a year.",
