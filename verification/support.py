@@ -194,6 +194,7 @@ class Derived:
     percents: frozenset[Decimal]  # shares, changes in percent
     complements: frozenset[tuple[Decimal, Decimal]]  # the rest of a share, with the share
     wholes: frozenset[Decimal]  # 'all', 'every': 100%, exactly
+    shares: frozenset[Decimal]  # the claim's percentages and ratios ('1 in 12'), as written
     factors: frozenset[Decimal]  # how many times one figure is another; reciprocals of fractions
     plain: frozenset[Decimal]  # a year before the claim's, the year in 'mid-2027'
 
@@ -230,10 +231,13 @@ def _derived(claim: str) -> Derived:
     if rules.YEAR_EARLIER.search(claim):
         plain |= {year - 1 for year in years}  # 'August 2025, up 34% from a year earlier': 2024
     plain |= {Decimal(match.group(1)) for match in _YEAR_PART.finditer(claim)}
+    shares = {figure.value for figure in lex.digit_figures(claim) if _is_percent(figure)}
+    shares |= {share for _, share in lex.ratios(claim)}
     return Derived(
         frozenset(percents),
         frozenset(complements),
         frozenset(lex.implied_shares(claim)),
+        frozenset(shares),
         frozenset(factors),
         frozenset(plain),
     )
@@ -292,19 +296,15 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     # The rest of a share the passage does not give itself: with '58%' and '35%' in the passage,
     # '42%' is no complement of the claims' 58%.
     stated = {figure.value for figure in digits}
-    complements = (
-        {rest for item in derived for rest, share in item.complements if share not in stated}
-        if _states_the_rest(passage, claims)
-        else set()
-    )
+    complements = {rest for item in derived for rest, share in item.complements if share not in stated}
+    unbacked = any(_is_percent(figure) and figure.value not in offered for figure in digits)
+    if not (complements and unbacked and _states_the_rest(passage, claims)):
+        complements = set()  # the wording is read last: most passages need no complement
     percents = frozenset().union(*(item.percents for item in derived), complements)
     wholes = frozenset().union(*(item.wholes for item in derived))
     # '3 in 10' for a claim's 30%: the ratio's own figures are not held to the claims.
     in_ratios = set()
-    shares = percents | {
-        figure.value for claim in claim_lines for figure in lex.digit_figures(claim) if _is_percent(figure)
-    }
-    shares |= {share for claim in claim_lines for _, share in lex.ratios(claim)}
+    shares = percents.union(*(item.shares for item in derived))
     for match, percent in lex.ratios(passage):
         if _share_backed(passage, match.start(), percent, shares):
             in_ratios |= set(range(match.start(), match.end()))
@@ -373,11 +373,15 @@ def _without_ly(word: str) -> str:
     return word[:-2] if word.endswith("ly") and len(word) > 5 else word  # 'wrongly' is 'wrong'
 
 
+@lru_cache(maxsize=4096)
+def _plain_words(text: str) -> frozenset[str]:
+    return frozenset(_without_ly(word.lower()) for word in lex.words(text))
+
+
 def _states_the_rest(passage: str, claims: str) -> bool:
     if _REST.search(passage):
         return True
-    mine = {_without_ly(word.lower()) for word in lex.words(passage)}
-    theirs = {_without_ly(word.lower()) for word in lex.words(claims)}
+    mine, theirs = _plain_words(passage), _plain_words(claims)
     only_mine, only_theirs = mine - theirs, theirs - mine
     for words, others in ((only_mine, only_theirs), (only_theirs, only_mine)):
         for word in words:
@@ -401,7 +405,14 @@ _HEDGED = re.compile(
 )
 
 
+_HEDGE_FIRST_WORDS = frozenset(
+    phrase.split()[0] for phrase in _APPROXIMATELY + _BELOW + _ABOVE + ("a little over", "a little under")
+)
+
+
 def _hedge_words(passage: str) -> set[str]:
+    if _HEDGE_FIRST_WORDS.isdisjoint(passage.lower().split()):
+        return set()  # most passages: a set lookup instead of the pattern
     return {lex.stem(word) for match in _HEDGED.finditer(passage) for word in lex.words(match.group(1))}
 
 
@@ -411,7 +422,7 @@ def _share_words(passage: str, claims: str) -> set[str]:
     phrases = lex.fraction_phrases(passage)
     if not phrases:
         return set()
-    percents = {figure.value for figure in lex.digit_figures(claims) if _is_percent(figure)}
+    percents = frozenset().union(*(_derived(claim).shares for claim in claims.split("\n")))
     return {
         lex.stem(word)
         for phrase, percent, _ in phrases

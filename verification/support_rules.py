@@ -1740,6 +1740,7 @@ _VAGUE_SPAN = re.compile(
 )
 
 
+_SPAN_UNITS = frozenset(["minutes", "hours", "days", "weeks", "months", "years", "decades"])
 _COUNTED_SPAN = re.compile(
     r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|many|few)\s+"
     r"(minutes|hours|days|weeks|months|years|decades)\b",
@@ -1748,6 +1749,8 @@ _COUNTED_SPAN = re.compile(
 
 
 def _vague_span_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    if _SPAN_UNITS.isdisjoint(_lower_words(passage)):
+        return []
     mine = [(match.group(), match.group(1).lower()) for match in _VAGUE_SPAN.finditer(passage)]
     if not mine:
         return []
@@ -2040,7 +2043,9 @@ def _ratios(text: str) -> tuple[tuple[re.Match, Decimal], ...]:
 
 def _ratio_part_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     """'12%' where a claim's 12 is the whole of a ratio ('1 in 12', 8.3%)."""
-    reasons = []
+    reasons: list[str] = []
+    if not any(_ratios(cited.clause.text) for cited in claims):
+        return reasons
     for figure in _figures(passage):
         if _unit(figure) != "percent":
             continue
