@@ -6,7 +6,10 @@ Four tests, each with a reason a person can act on:
    have its value in a cited claim, however the claim writes it (30.7 percent, 1200, 2.5
    billion, 64,000, 'half' for 50%). A figure written as a word ('four environment scales') is
    held to the same rule when it counts something the claims talk about. Values are compared
-   exactly: a changed or rounded number is always reported.
+   exactly: a changed or rounded number is always reported, unless a hedge allows the rounding
+   ('nearly 40%' for 39.6%). A value a reporter computes from the claims' figures (69% for 2,900
+   of 4,200, 150% for a rise from 12 to 30, '60 cents' for $0.60, 'five times' for 'a fifth of
+   the price') is backed when it matches to the passage figure's own precision.
 2. **Names.** Coined names (ProgAgent, GSM8K, Qwen3-8B, MMLU) and capitalised words inside a
    sentence (Invisible Technologies) must be mentioned by a cited claim, or by the title of
    the cited manifest.
@@ -182,8 +185,7 @@ def _is_year(figure: lex.Figure) -> bool:
     return figure.text.isdigit() and len(figure.text) == 4 and 1800 <= int(figure.text) <= 2199
 
 
-def _is_percent(figure: lex.Figure) -> bool:
-    return lex.is_percent(figure)
+_is_percent = lex.is_percent
 
 
 @dataclass(frozen=True)
@@ -443,7 +445,8 @@ def _derived_backs(passage: str, figure: lex.Figure, percents: frozenset[Decimal
 
 def _read_in_context(passage: str, figure: lex.Figure) -> lex.Figure:
     """The value a figure has in its sentence: '60 cents' is $0.60, the '25' of '2023-25' is 2025."""
-    if figure.start == 0 or not (passage[figure.start - 1] in "-\u2013" or "cent" in passage or "pence" in passage):
+    after_dash = figure.start > 0 and passage[figure.start - 1] in "-\u2013"
+    if not (after_dash or "cent" in passage or "pence" in passage):
         return figure  # the common case, and a cheap test
     if _CENTS_AFTER.match(passage, figure.start + len(figure.text)):
         return lex.Figure(figure.text, (figure.value / 100).normalize(), figure.start)

@@ -4,10 +4,14 @@ cites and, when they disagree, says which kind of change it found and quotes bot
 - **negation**: the passage negates what a claim asserts, or asserts what a claim negates
   ('did not improve' against 'improved by 12%');
 - **direction**: opposite movement or comparison (rose/fell, beat/trailed, higher/lower);
-- **date**: a month, weekday, season, quarter or half, or a relative date ('next year'), that
-  the claims give differently or not at all (years, written with digits, are figures);
+- **date**: a month, day, weekday, season, quarter or half, or a relative date ('next year'),
+  that the claims give differently or not at all, compared as periods however written ('the
+  April-to-June quarter' and 'the three months to June' are Q2) and with the year they name
+  (years, written with digits, are figures);
 - **quantity**: percent against percentage points, 'more than' against 'less than', doubled
-  against tripled, the fifth against the sixth;
+  against tripled, the fifth against the sixth, a unit by its symbol or its name ('GW',
+  'gigawatts'), a factor in words against the one a claim states ('roughly double' for a 70%
+  rise), a share in words against a claim's percentage, 'weeks of' against 'months of';
 - **entity swap**: the claims' names in other roles (who did what to whom, whose figure);
 - **modality**: a forecast or plan ('will', 'plans to', 'could') where the claim reports a
   result, or a result where the claim reports a plan or a possibility;
