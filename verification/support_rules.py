@@ -1301,8 +1301,8 @@ _QUARTER = re.compile(
 # 'the first quarter of training compute' is a share of something, not a date: a period's
 # 'of' is followed by a year, 'the year' or a fiscal year.
 _NOT_A_PERIOD = re.compile(
-    r"\s+of\s+(?!(?:the\s+|its\s+|this\s+|last\s+|next\s+|that\s+)?(?:(?:19|20)\d\d|year|fiscal|financial|calendar|"
-    r"FY|season|decade|century))",
+    r"\s+of\s+(?!(?:(?:the|its|their|this|last|next|that|current|coming|following|previous|same|new)\s+)*"
+    r"(?:(?:19|20)\d\d|year|fiscal|financial|calendar|FY|season|decade|century))",
     re.IGNORECASE,
 )
 # 'the first three months of 2026' is Q1, 'the last six months of 2025' is H2.
