@@ -313,17 +313,23 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     reasons = []
     digits = [figure for figure in digits if figure.start not in in_ratios]
     spelled = [figure for figure in spelled if figure.start not in in_ratios and not _counts_months(passage, figure)]
-    for figure in digits:
-        if _METRES.fullmatch(figure.text) and Decimal(figure.text[:-1]) in offered and "met" in claims.lower():
-            continue  # '5.4m' for a claim's '5.4 metres': 'm' is the unit here, not million
-        if any(
+
+    def backed(reading: lex.Figure) -> bool:
+        return (
             reading.value in offered
             or _rounds(passage, reading, offered)
             or _rounds_plainly(reading, offered)
             or _derived_backs(passage, reading, percents, factors)
             or (_is_percent(reading) and reading.value in wholes)
-            for reading in dict.fromkeys((figure, _read_in_context(passage, figure)))
-        ):
+        )
+
+    for figure in digits:
+        if _METRES.fullmatch(figure.text) and Decimal(figure.text[:-1]) in offered and "met" in claims.lower():
+            continue  # '5.4m' for a claim's '5.4 metres': 'm' is the unit here, not million
+        if backed(figure):
+            continue
+        reading = _read_in_context(passage, figure)
+        if reading is not figure and backed(reading):
             continue
         reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
     for figure in spelled:
@@ -407,14 +413,13 @@ _HEDGED = re.compile(
 )
 
 
-_HEDGE_FIRST_WORDS = frozenset(
-    phrase.split()[0] for phrase in _APPROXIMATELY + _BELOW + _ABOVE + ("a little over", "a little under")
-)
+_HEDGE_PHRASES = tuple(phrase + " " for phrase in _APPROXIMATELY + _BELOW + _ABOVE)
 
 
 def _hedge_words(passage: str) -> set[str]:
-    if _HEDGE_FIRST_WORDS.isdisjoint(passage.lower().split()):
-        return set()  # most passages: a set lookup instead of the pattern
+    lowered = passage.lower()
+    if not any(phrase in lowered for phrase in _HEDGE_PHRASES):
+        return set()  # most passages: substring tests instead of the pattern
     return {lex.stem(word) for match in _HEDGED.finditer(passage) for word in lex.words(match.group(1))}
 
 

@@ -581,10 +581,15 @@ _FRACTION_WORDS = re.compile(
 )
 
 
+_FRACTION_HINT = frozenset(_DENOMINATORS)
+
+
 def fraction_phrases(text: str) -> list[tuple[str, Decimal, Decimal | None]]:
     """Fractions in words as written, each with the percentage it states, unrounded ('one-ninth':
     11.1...), and, for a unit fraction, how many times the whole is the part ('a fifth': 5)."""
-    found = []
+    found: list[tuple[str, Decimal, Decimal | None]] = []
+    if _FRACTION_HINT.isdisjoint(_NOT_LETTERS.split(text.lower())):
+        return found  # most texts: a set lookup instead of the patterns below
     for match in _FRACTION_WORDS.finditer(text):
         numerator = 1 if match["n"].lower() in ("a", "one") else _UNITS[match["n"].lower()]
         denominator = _DENOMINATORS[match["d"].lower()]
