@@ -6,7 +6,10 @@ Four tests, each with a reason a person can act on:
    have its value in a cited claim, however the claim writes it (30.7 percent, 1200, 2.5
    billion, 64,000, 'half' for 50%). A figure written as a word ('four environment scales') is
    held to the same rule when it counts something the claims talk about. Values are compared
-   exactly: a changed or rounded number is always reported.
+   exactly: a changed or rounded number is always reported, unless a hedge allows the rounding
+   ('nearly 40%' for 39.6%). A value a reporter computes from the claims' figures (69% for 2,900
+   of 4,200, 150% for a rise from 12 to 30, '60 cents' for $0.60, 'five times' for 'a fifth of
+   the price') is backed when it matches to the passage figure's own precision.
 2. **Names.** Coined names (ProgAgent, GSM8K, Qwen3-8B, MMLU) and capitalised words inside a
    sentence (Invisible Technologies) must be mentioned by a cited claim, or by the title of
    the cited manifest.
@@ -26,6 +29,7 @@ Thresholds are fractions of weighted content words; they were set on the labelle
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -74,7 +78,19 @@ def _figures_offered(claim_text: str) -> str:
 # figure: by at most this share of it, and in the direction its hedge says.
 ROUNDING = Decimal("0.05")
 _APPROXIMATELY = ("about", "around", "roughly", "approximately", "some", "circa", "an estimated")
-_BELOW = ("nearly", "almost", "close to", "just under", "well under", "under", "less than", "fewer than", "up to")
+_BELOW = (
+    "nearly",
+    "almost",
+    "close to",
+    "just under",
+    "well under",
+    "under",
+    "less than",
+    "fewer than",
+    "up to",
+    "shy of",
+    "short of",
+)
 _ABOVE = (
     "more than",
     "over",
@@ -87,7 +103,8 @@ _ABOVE = (
     "in excess of",
 )
 _HEDGE = re.compile(
-    r"\b(" + "|".join(sorted(_APPROXIMATELY + _BELOW + _ABOVE, key=len, reverse=True)) + r")\s+$", re.IGNORECASE
+    r"\b(" + "|".join(sorted(_APPROXIMATELY + _BELOW + _ABOVE, key=len, reverse=True)) + r")\s+(?:[A-Z]{1,3}\$)?$",
+    re.IGNORECASE,
 )
 
 
@@ -100,8 +117,8 @@ def _rounds_plainly(figure: lex.Figure, offered: frozenset[Decimal]) -> bool:
     """Whether a figure is a claim's value correctly rounded to the figure's own precision,
     keeping PLAIN_ROUNDING_DIGITS significant digits."""
     value = figure.value
-    if not value or len(value.normalize().as_tuple().digits) < PLAIN_ROUNDING_DIGITS:
-        return False
+    if not value or len(value.normalize().as_tuple().digits) < PLAIN_ROUNDING_DIGITS or _is_year(figure):
+        return False  # '2030' is no rounding of 2025: a year is exact
     quantum = Decimal(1).scaleb(value.normalize().as_tuple().exponent)
     return any(
         other != value
@@ -111,21 +128,25 @@ def _rounds_plainly(figure: lex.Figure, offered: frozenset[Decimal]) -> bool:
     )
 
 
-def _rounds(passage: str, figure: lex.Figure, offered: set[Decimal]) -> bool:
-    """Whether a hedged figure is a rounding of a value a claim gives: 'nearly 40%' for 39.6%."""
+def _rounds(passage: str, figure: lex.Figure, offered: Iterable[Decimal], exact: bool = True) -> bool:
+    """Whether a hedged figure is a rounding of a value a claim gives: 'nearly 40%' for 39.6%.
+
+    ``exact`` says the offered values are figures as a claim writes them, so the passage's
+    must be rounder; a value the claims' figures imply ('about 69%' for 2,900 of 4,200) is not."""
     hedge = _HEDGE.search(passage[max(0, figure.start - 20) : figure.start])
     if not hedge or not figure.value:
         return False
     word = hedge.group(1).lower()
     # A bound ('more than 200' for 214) may sit further from the value than a plain rounding.
     tolerance = ROUNDING if word in _APPROXIMATELY else 2 * ROUNDING
-    quantum = Decimal(1).scaleb(figure.value.normalize().as_tuple().exponent)
+    quantum = _precision(figure)
     for value in offered:
-        if not value or abs(figure.value - value) > abs(value) * tolerance:
+        # A figure written to the half ('two and a half') is itself no finer than a quarter.
+        if not value or abs(figure.value - value) > max(abs(value) * tolerance, quantum / 2 if figure.spelled else 0):
             continue
-        if value.normalize().as_tuple().exponent >= quantum.as_tuple().exponent:
+        if exact and value.normalize().as_tuple().exponent >= quantum.as_tuple().exponent and value % quantum == 0:
             continue  # not rounder than the claim's figure: 'some 1,101' for 1,100 is a change
-        if word in _APPROXIMATELY and value.quantize(quantum) != figure.value:
+        if word in _APPROXIMATELY and (value / quantum).quantize(Decimal(1), ROUND_HALF_UP) * quantum != figure.value:
             continue  # 'about 1.2 million' rounds 1,187,000; 'about 1.3 million' does not
         if word in _BELOW and value > figure.value:
             continue  # 'nearly 40%' cannot round 41%
@@ -133,6 +154,13 @@ def _rounds(passage: str, figure: lex.Figure, offered: set[Decimal]) -> bool:
             continue  # 'more than 200' cannot round 190
         return True
     return False
+
+
+def _precision(figure: lex.Figure) -> Decimal:
+    """The step a figure is written to: 1 for '40', 0.1 for '2.4', a half for 'two and a half'."""
+    if figure.spelled and figure.value % 1:
+        return Decimal("0.5")
+    return Decimal(1).scaleb(figure.value.normalize().as_tuple().exponent)
 
 
 @lru_cache(maxsize=8192)
@@ -153,6 +181,103 @@ def _claim_values(claim: str) -> frozenset[Decimal]:
     return frozenset(lex.figure_values(claim) | lex.implied_values(claim) | inside_names | sizes)
 
 
+def _is_year(figure: lex.Figure) -> bool:
+    return figure.text.isdigit() and len(figure.text) == 4 and 1800 <= int(figure.text) <= 2199
+
+
+_is_percent = lex.is_percent
+
+
+@dataclass(frozen=True)
+class Derived:
+    """Values a reporter computes from a claim's figures, kept unrounded: the passage's figure
+    must match one to its own precision ('69%' for 2,900 of 4,200), so a changed one still fails."""
+
+    percents: frozenset[Decimal]  # shares, changes in percent
+    complements: frozenset[tuple[Decimal, Decimal]]  # the rest of a share, with the share
+    wholes: frozenset[Decimal]  # 'all', 'every': 100%, exactly
+    shares: frozenset[Decimal]  # the claim's percentages and ratios ('1 in 12'), as written
+    factors: frozenset[Decimal]  # how many times one figure is another; reciprocals of fractions
+    plain: frozenset[Decimal]  # a year before the claim's, the year in 'mid-2027'
+
+
+# A claim with more figures than this is a table: no pairwise arithmetic.
+_MOST_FIGURES_FOR_ARITHMETIC = 6
+_YEAR_PART = re.compile(r"\b(?:mid|early|late|end|start)-((?:19|20)\d\d)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def _derived(claim: str) -> Derived:
+    figures = [figure for figure in lex.digit_figures(claim) if figure.value and not _is_year(figure)]
+    percents: set[Decimal] = set()
+    factors: set[Decimal] = set()
+    plain: set[Decimal] = set()
+    # 'agreed 82%' for 'disagreed on 18%'
+    complements = {
+        (100 - figure.value, figure.value) for figure in figures if _is_percent(figure) and figure.value < 100
+    }
+    if len(figures) <= _MOST_FIGURES_FOR_ARITHMETIC:
+        for first, second in itertools.permutations(figures, 2):
+            if _is_percent(first) != _is_percent(second):
+                continue
+            factors.add(second.value / first.value)  # 'more than twice as long': 97 against 41
+            if not _is_percent(first):
+                percents.add((second.value - first.value) * 100 / first.value)  # 12 to 30: 150% more
+                if second.value < first.value:
+                    percents.add(second.value * 100 / first.value)  # 2,900 of 4,200: 69%
+    for value, reciprocal in lex.fractions(claim):
+        percents.add(value)  # 'one-ninth': about 11%
+        if reciprocal:
+            factors.add(reciprocal)  # 'a fifth of the price': five times cheaper
+    years = [figure.value for figure in lex.digit_figures(claim) if _is_year(figure)]
+    if rules.YEAR_EARLIER.search(claim):
+        plain |= {year - 1 for year in years}  # 'August 2025, up 34% from a year earlier': 2024
+    plain |= {Decimal(match.group(1)) for match in _YEAR_PART.finditer(claim)}
+    shares = {figure.value for figure in lex.digit_figures(claim) if _is_percent(figure)}
+    shares |= {share for _, share in lex.ratios(claim)}
+    return Derived(
+        frozenset(percents),
+        frozenset(complements),
+        frozenset(lex.implied_shares(claim)),
+        frozenset(shares),
+        frozenset(factors),
+        frozenset(plain),
+    )
+
+
+def _matches_derived(passage: str, figure: lex.Figure, derived: Iterable[Decimal]) -> bool:
+    """Whether a derived value, rounded to the figure's own precision (never coarser than a
+    unit), is the figure; or, when the figure is hedged, whether the hedge allows it. A hedge
+    rounds only a value finer than the figure: 'less than 53%' is no rounding of a claim's half."""
+    exponent = min(figure.value.normalize().as_tuple().exponent, 0)
+    quantum = Decimal(1).scaleb(exponent)
+    candidates = set(derived)
+    if any(value.quantize(quantum, rounding=ROUND_HALF_UP) == figure.value for value in candidates):
+        return True
+    return _rounds(passage, figure, candidates)
+
+
+_TIMES_AFTER = re.compile(r"\s*(?:times|-fold|fold|x\b)", re.IGNORECASE)
+_CENTS_AFTER = re.compile(r"\s+(?:cents?|pence)\b", re.IGNORECASE)
+_YEAR_RANGE_BEFORE = re.compile(r"\b((?:19|20)\d)\d[-\u2013]$")
+# 'just two, English and Spanish': a count followed by the items it counts.
+_LISTED = re.compile(
+    r"[^.;,:\u2014(]{0,30}?[,:\u2014(]\s*((?:[\w'-]+(?:\s[\w'-]+)?,\s+)*[\w'-]+(?:\s[\w'-]+)?,?\s+(?:and|or)\s+[\w'-]+)"
+)
+
+
+def _counts_its_list(passage: str, figure: lex.Figure, backing: rules.Backing) -> bool:
+    """'tested in just two, English and Spanish': the passage lists what it counts, and the
+    claims back each item listed."""
+    match = _LISTED.match(passage, figure.start + len(figure.text))
+    if not match:
+        return False
+    items = re.split(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+", match.group(1))
+    if Decimal(len(items)) != figure.value:
+        return False
+    return all(lex.stem(word) in backing for item in items for word in lex.content_words(item))
+
+
 _MODEL_SIZE = re.compile(r"(?<=[A-Za-z0-9][-.])(\d+(?:\.\d+)?)([BbMmKkTt])\b")
 _SIZE_SCALES = {"K": Decimal(1_000), "M": Decimal(1_000_000), "B": Decimal(1_000_000_000), "T": Decimal(10**12)}
 
@@ -165,24 +290,58 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     digits, spelled = lex.digit_figures(passage), lex.spelled_figures(passage)
     if not digits and not spelled:
         return []
-    offered = frozenset().union(*(_claim_values(claim) for claim in claims.split("\n")))
+    claim_lines = claims.split("\n")
+    offered = frozenset().union(*(_claim_values(claim) for claim in claim_lines))
+    derived = [_derived(claim) for claim in claim_lines]
+    factors = frozenset().union(*(item.factors for item in derived))
+    offered |= frozenset().union(*(item.plain for item in derived))
+    # The rest of a share the passage does not give itself: with '58%' and '35%' in the passage,
+    # '42%' is no complement of the claims' 58%.
+    stated = {figure.value for figure in digits}
+    complements = {rest for item in derived for rest, share in item.complements if share not in stated}
+    unbacked = any(_is_percent(figure) and figure.value not in offered for figure in digits)
+    if not (complements and unbacked and _states_the_rest(passage, claims)):
+        complements = set()  # the wording is read last: most passages need no complement
+    percents = frozenset().union(*(item.percents for item in derived), complements)
+    wholes = frozenset().union(*(item.wholes for item in derived))
     # '3 in 10' for a claim's 30%: the ratio's own figures are not held to the claims.
     in_ratios = set()
+    shares = percents.union(*(item.shares for item in derived))
     for match, percent in lex.ratios(passage):
-        if any(abs(percent - value) <= 1 for value in offered):
+        if _share_backed(passage, match.start(), percent, shares):
             in_ratios |= set(range(match.start(), match.end()))
     reasons = []
     digits = [figure for figure in digits if figure.start not in in_ratios]
-    spelled = [figure for figure in spelled if figure.start not in in_ratios]
+    spelled = [figure for figure in spelled if figure.start not in in_ratios and not _counts_months(passage, figure)]
+
+    def backed(reading: lex.Figure) -> bool:
+        return (
+            reading.value in offered
+            or _rounds(passage, reading, offered)
+            or _rounds_plainly(reading, offered)
+            or _derived_backs(passage, reading, percents, factors)
+            or (_is_percent(reading) and reading.value in wholes)
+        )
+
     for figure in digits:
         if _METRES.fullmatch(figure.text) and Decimal(figure.text[:-1]) in offered and "met" in claims.lower():
             continue  # '5.4m' for a claim's '5.4 metres': 'm' is the unit here, not million
-        if figure.value in offered or _rounds(passage, figure, offered) or _rounds_plainly(figure, offered):
+        if backed(figure):
+            continue
+        reading = _read_in_context(passage, figure)
+        if reading is not figure and backed(reading):
             continue
         reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
     for figure in spelled:
-        if figure.value in offered or _rounds(passage, figure, offered):
+        if figure.value in offered or _rounds(passage, figure, offered) or _derived_backs(passage, figure, (), factors):
             continue  # 'about five points' for 4.97
+        if _counts_its_list(passage, figure, backing):
+            continue
+        if figure.value >= 1000 or _TIMES_AFTER.match(passage, figure.start + len(figure.text)):
+            # 'a quarter of a billion dollars' states an amount, 'three times as long' a factor,
+            # whatever they are of.
+            reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
+            continue
         following = [
             word
             for word in lex.words(passage[figure.start + len(figure.text) :])[: SPELLED_LOOKAHEAD + 2]
@@ -192,6 +351,138 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
         if counted:
             reasons.append(f"'{figure}' ({counted[0]}) is in none of the cited claims ({_figures_offered(claims)})")
     return list(dict.fromkeys(reasons))
+
+
+# A complement ('agreed 82%' for 'disagreed on 18%') is the same fact only when the passage
+# says the other side: 'the rest', or a word the claim's opposite ('agreed', 'disagreed').
+_REST = re.compile(r"\b(?:rest|remaining|remainder|others?|otherwise)\b", re.IGNORECASE)
+_OPPOSITE_PREFIXES = ("dis", "un", "in", "im", "il", "ir", "non", "mis")
+_OPPOSITES = {
+    frozenset(pair)
+    for pair in (
+        ("right", "wrong"),
+        ("correct", "wrong"),
+        ("pass", "fail"),
+        ("passed", "failed"),
+        ("succeeded", "failed"),
+        ("success", "failure"),
+        ("approved", "rejected"),
+        ("accepted", "rejected"),
+        ("won", "lost"),
+        ("support", "oppose"),
+        ("for", "against"),
+        ("kept", "lost"),
+        ("present", "absent"),
+    )
+}
+
+
+def _without_ly(word: str) -> str:
+    return word[:-2] if word.endswith("ly") and len(word) > 5 else word  # 'wrongly' is 'wrong'
+
+
+@lru_cache(maxsize=4096)
+def _plain_words(text: str) -> frozenset[str]:
+    return frozenset(_without_ly(word.lower()) for word in lex.words(text))
+
+
+def _states_the_rest(passage: str, claims: str) -> bool:
+    if _REST.search(passage):
+        return True
+    mine, theirs = _plain_words(passage), _plain_words(claims)
+    only_mine, only_theirs = mine - theirs, theirs - mine
+    for words, others in ((only_mine, only_theirs), (only_theirs, only_mine)):
+        for word in words:
+            for prefix in _OPPOSITE_PREFIXES:
+                rest = word[len(prefix) :]
+                if word.startswith(prefix) and len(rest) >= 4 and rest in others:
+                    return True  # 'agreed' against 'disagreed', 'correct' against 'incorrect'
+    return any(frozenset((a, b)) in _OPPOSITES for a in only_mine for b in only_theirs)
+
+
+# A hedge right before a figure, a ratio or a share in words: the figure rule holds it.
+_HEDGED = re.compile(
+    r"\b("
+    + "|".join(
+        sorted(
+            _APPROXIMATELY + _BELOW + _ABOVE + ("a little over", "a little under", "just shy of"), key=len, reverse=True
+        )
+    )
+    + r")\s+(?=[$\d]|(?:[A-Z]{1,3}\$)|(?:a|one|two|three|four|five|six|seven|eight|nine|ten|half|twice)\b)",
+    re.IGNORECASE,
+)
+
+
+_HEDGE_PHRASES = tuple(phrase + " " for phrase in _APPROXIMATELY + _BELOW + _ABOVE)
+
+
+def _hedge_words(passage: str) -> set[str]:
+    lowered = passage.lower()
+    if not any(phrase in lowered for phrase in _HEDGE_PHRASES):
+        return set()  # most passages: substring tests instead of the pattern
+    return {lex.stem(word) for match in _HEDGED.finditer(passage) for word in lex.words(match.group(1))}
+
+
+def _share_words(passage: str, claims: str) -> set[str]:
+    """The words of a share in words that a claim's percentage gives ('a fifth' for 20%, 'nearly
+    a quarter' for 23.4%), as the share rule allows it."""
+    phrases = lex.fraction_phrases(passage)
+    if not phrases:
+        return set()
+    percents = frozenset().union(*(_derived(claim).shares for claim in claims.split("\n")))
+    return {
+        lex.stem(word)
+        for phrase, percent, _ in phrases
+        if any(abs(percent - value) <= rules.SHARE_SLACK_HEDGED for value in percents)
+        for word in lex.words(phrase)
+    }
+
+
+def _derived_backs(passage: str, figure: lex.Figure, percents: frozenset[Decimal], factors: frozenset[Decimal]) -> bool:
+    """Whether the figure is a value the claims' figures give by arithmetic: a share or a change
+    for a percentage, a ratio for 'N times'."""
+    if _is_percent(figure):
+        return _matches_derived(passage, figure, percents)
+    if _TIMES_AFTER.match(passage, figure.start + len(figure.text)):
+        return _matches_derived(passage, figure, factors)
+    return False
+
+
+def _read_in_context(passage: str, figure: lex.Figure) -> lex.Figure:
+    """The value a figure has in its sentence: '60 cents' is $0.60, the '25' of '2023-25' is 2025."""
+    after_dash = figure.start > 0 and passage[figure.start - 1] in "-\u2013"
+    if not (after_dash or "cent" in passage or "pence" in passage):
+        return figure  # the common case, and a cheap test
+    if _CENTS_AFTER.match(passage, figure.start + len(figure.text)):
+        return lex.Figure(figure.text, (figure.value / 100).normalize(), figure.start)
+    century = _YEAR_RANGE_BEFORE.search(passage[max(0, figure.start - 6) : figure.start])
+    if century and len(figure.text) == 2 and figure.text.isdigit():
+        return lex.Figure(figure.text, Decimal(century.group(1)[:2] + figure.text), figure.start)
+    return figure
+
+
+def _share_backed(passage: str, start: int, percent: Decimal, offered: frozenset[Decimal]) -> bool:
+    """'3 in 10' for 30%; 'nearly three in five' for 58%, 'more than four in five' for 83%: a
+    ratio is a share written coarsely, held to a point unless hedged, then as any hedged figure."""
+    if any(abs(percent - value) <= 1 for value in offered):
+        return True
+    share = lex.Figure(f"{percent:.1f}%", percent, start)
+    return _rounds(passage, share, offered, exact=False)
+
+
+# 'the first three months of 2026' is a date, the date rule's: its 'three' counts nothing.
+_MONTHS_SPAN = re.compile(r"\s+months\b", re.IGNORECASE)
+_MONTHS_IN = {"quarter": 3, "half": 6}
+
+
+def _counts_months(passage: str, figure: lex.Figure) -> bool:
+    end = figure.start + len(figure.text)
+    if not _MONTHS_SPAN.match(passage, end):
+        return False
+    window = passage[max(0, figure.start - 10) : end + 40]
+    return any(
+        _MONTHS_IN.get(mention.kind) == figure.value and mention.text in window for mention in rules.dates(passage)
+    )
 
 
 def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_texts: Sequence[str]) -> list[str]:
@@ -284,7 +575,7 @@ _COMMON_KNOWLEDGE = frozenset({"Earth", "Moon", "Sun", "Internet", "Web"})
 # Acronyms news copy uses as common nouns, not names: 'AI agents', 'GPUs'.
 _COMMON_ACRONYMS = frozenset({"AI", "LLM", "LLMs", "ML", "API", "APIs", "GPU", "GPUs", "CPU", "CPUs", "MP", "MPs"})
 _MONTH_NAMES = "January|February|March|April|May|June|July|August|September|October|November|December"
-_MONTHS_ONLY = re.compile(rf"(?:{_MONTH_NAMES})(?:[-\u2013](?:{_MONTH_NAMES}))+")
+_MONTHS_ONLY = re.compile(rf"(?:{_MONTH_NAMES})(?:[-\u2013](?:(?:to|through|until)[-\u2013])?(?:{_MONTH_NAMES}))+")
 
 
 _EXPANSIONS = {
@@ -396,6 +687,9 @@ def assess(
             {lex.stem(word) for acronym, words in _EXPANSIONS.items() if acronym in claims for word in words.split()}
         )
 
+    # A period or a rounding the figure and date rules accept backs its own words: 'April-to-June
+    # quarter' for a claim's Q2, 'nearly' before a rounded figure.
+    backing.add(rules.backed_date_words(passage, cited) | _hedge_words(passage) | _share_words(passage, claims))
     reasons = _figure_reasons(passage, claims, backing)
     reasons += _name_reasons(passage, claims, backing, context_texts)
     sentences = list(lex.sentences(passage))

@@ -10,10 +10,14 @@ cites and, when they disagree, says which kind of change it found and quotes bot
 - **direction**: opposite movement or comparison (rose/fell, beat/trailed, higher/lower). A
   rank or comparison is read with its two sides: the opposite word with the sides swapped
   says the same ('X trailed Y' for 'Y ... above X'), the same word with them swapped does not;
-- **date**: a month, weekday, season, quarter or half, or a relative date ('next year'), that
-  the claims give differently or not at all (years, written with digits, are figures);
+- **date**: a month, day, weekday, season, quarter or half, or a relative date ('next year'),
+  that the claims give differently or not at all, compared as periods however written ('the
+  April-to-June quarter' and 'the three months to June' are Q2) and with the year they name
+  (years, written with digits, are figures);
 - **quantity**: percent against percentage points, 'more than' against 'less than', doubled
-  against tripled, the fifth against the sixth;
+  against tripled, the fifth against the sixth, a unit by its symbol or its name ('GW',
+  'gigawatts'), a factor in words against the one a claim states ('roughly double' for a 70%
+  rise), a share in words against a claim's percentage, 'weeks of' against 'months of';
 - **entity swap**: the claims' names in other roles (who did what to whom, whose figure);
 - **modality**: a forecast or plan ('will', 'plans to', 'could') where the claim reports a
   result, or a result where the claim reports a plan or a possibility;
@@ -287,6 +291,9 @@ _MULTIPLIERS = {
     "halved": Decimal("0.5"),
     "halves": Decimal("0.5"),
     "halving": Decimal("0.5"),
+    **{f"{word}fold": Decimal(value) for word, value in (("five", 5), ("six", 6), ("seven", 7), ("eight", 8))},
+    "ninefold": Decimal(9),
+    "tenfold": Decimal(10),
 }
 
 # Synonyms a paraphrase uses for a claim's word: each group backs its members for one another.
@@ -1962,13 +1969,43 @@ class DateMention:
     kind: str  # month, weekday, season, quarter, half, relative
     value: object
     text: str
+    year: int | None = None  # 'Q1 2026', 'March 2025': a period of a named year
+
+    def same_date(self, other: DateMention) -> bool:
+        """The same period, and of the same year when both name one ('Q1 2026' is not Q1 2025)."""
+        return self.value == other.value and (self.year is None or other.year is None or self.year == other.year)
 
 
 _QUARTER = re.compile(
-    r"\b(?:(?P<q>Q[1-4])|(?P<h>H[12])|(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?P<unit>quarter|half))\b",
+    r"\b(?:(?P<q>Q[1-4])|(?P<h>H[12])|(?P<ord>first|second|third|fourth|final|1st|2nd|3rd|4th)[\s-]+"
+    r"(?P<unit>quarter|half))\b",
     re.IGNORECASE,
 )
+# 'the first quarter of training compute' is a share of something, not a date: a period's
+# 'of' is followed by a year, 'the year' or a fiscal year.
+_NOT_A_PERIOD = re.compile(
+    r"\s+of\s+(?!(?:(?:the|its|their|this|last|next|that|current|coming|following|previous|same|new)\s+)*"
+    r"(?:(?:19|20)\d\d|year|fiscal|financial|calendar|FY|season|decade|century))",
+    re.IGNORECASE,
+)
+# 'the first three months of 2026' is Q1, 'the last six months of 2025' is H2.
+_MONTHS_OF = re.compile(
+    r"\b(?P<end>first|last|final)\s+(?P<count>two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2})\s+months\s+of\b",
+    re.IGNORECASE,
+)
+# Months a year's span of months names: 'the first four months of 2026' is no quarter.
+_MONTH_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_MONTH_COUNTS |= {"ten": 10, "eleven": 11}
+# 'the last quarter of 2025' is Q4; 'last quarter' alone is the one before now (relative).
+_LAST_PERIOD = re.compile(r"\blast\s+(?P<unit>quarter|half)\s+of\b", re.IGNORECASE)
+# 'August 5, 2025', '2 August 2025': a day of a month.
+_DAY_OF_MONTH = re.compile(
+    r"\b(?:(?P<m1>January|February|March|April|May|June|July|August|September|October|November|December)\s+"
+    r"(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\b(?![,.]?\d)|(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+"
+    r"(?P<m2>January|February|March|April|May|June|July|August|September|October|November|December)\b)"
+)
 _ORDINAL_VALUE = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_LAST_OF = {"quarter": 4, "half": 2}
 _MONTH_WORD = re.compile(
     r"\b(?P<m>January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?"
@@ -1990,52 +2027,126 @@ _DECADE = re.compile(r"\b((?:1[5-9]|20)\d0)'?s\b")
 _DATE_CONTEXT = re.compile(r"(?:\b(?:in|on|since|until|by|from|to|of|early|late|mid|through|last|next|this)[\s-]+$)")
 
 
-_MONTH_RANGE = re.compile(r"\b([A-Z][a-z]+)\s*(?:-|\u2013|to|through)\s*([A-Z][a-z]+)\b")
+# 'May-to-June', 'May to July': a month in a range of months reads as a date.
+_RANGE_AFTER = re.compile(r"(?:\s*[-\u2013]\s*|[\s-]+(?:to|through|until)[\s-]+)[A-Z][a-z]")
+_RANGE_HINT = re.compile(r"[-\u2013]|\b(?:to|through|until|between|months|ended|ending|quarter)\b")
+_MONTH_RANGE = re.compile(
+    r"\b(?:(?P<between>between)\s+)?([A-Z][a-z]+)(?:\s*(?:-|\u2013)\s*|[\s-]+(?:to|through|until)[\s-]+|\s+(?P<and>and)\s+)"
+    r"([A-Z][a-z]+)\b"
+)
 
 
-def _quarter_ranges(text: str) -> list[tuple[int, int, int, str]]:
-    """'July-September', 'April to June': a range of months that is a calendar quarter, with
-    its span and the quarter's number."""
+# 'the three months to September', 'the quarter to June', 'six months ended June': a quarter
+# or half by its last month.
+_MONTHS_TO = re.compile(
+    r"\b(?:(?P<count>three|six|3|6)\s+months|(?P<unit>quarter|half|half-year))\s+(?:to|ended|ending|through)\s+"
+    r"(?:the\s+end\s+of\s+)?(?P<m>"
+    + "|".join(name.capitalize() for name in MONTHS if len(name) > 3 or name == "may")
+    + r")\b"
+)
+
+# 'the September quarter': a quarter by its last month, as companies report it.
+_MONTH_QUARTER = re.compile(
+    r"(?<![-\u2013])(?<!\bto\s)(?<!\bto-)\b(?P<m>March|June|September|December)[\s-]+(?P<unit>quarter)\b"
+)
+
+
+def _quarter_ranges(text: str) -> list[tuple[int, int, str, int, str]]:
+    """'July-September', 'April to June', 'between July and September', 'the three months to
+    June': a range of months that is a calendar quarter or half, with its span, the period's
+    kind and number."""
     found = []
+    for match in itertools.chain(_MONTHS_TO.finditer(text), _MONTH_QUARTER.finditer(text)):
+        count, unit = match.groupdict().get("count"), (match["unit"] or "").lower()
+        months = 3 if count in ("three", "3") or unit == "quarter" else 6
+        last = MONTHS[match["m"].lower()]
+        if last % months == 0:
+            kind = "quarter" if months == 3 else "half"
+            found.append((match.start(), match.end(), kind, last // months, match.group()))
     for match in _MONTH_RANGE.finditer(text):
-        first, last = (MONTHS.get(match.group(i).lower()) for i in (1, 2))
-        if first and last and first % 3 == 1 and last == first + 2:
-            found.append((match.start(), match.end(), (first + 2) // 3, match.group()))
+        if match["and"] and not match["between"]:
+            continue  # 'in March and June': two months, not a range
+        first, last = (MONTHS.get(match.group(i).lower()) for i in (2, 4))
+        if not (first and last):
+            continue
+        start = match.start(2)
+        if first % 3 == 1 and last == first + 2:
+            found.append((start, match.end(), "quarter", (first + 2) // 3, text[start : match.end()]))
+        elif first % 6 == 1 and last == first + 5:
+            found.append((start, match.end(), "half", (first + 5) // 6, text[start : match.end()]))
     return found
+
+
+# The year a period or month is of: 'Q2 2026', 'second quarter of 2025', 'March 3, 2025'.
+_YEAR_AFTER_PERIOD = re.compile(
+    r"(?:[\s-]+quarter)?(?:\s+of)?(?:\s+(?:the\s+)?(?:fiscal|financial|calendar)(?:\s+year)?)?[\s-]+((?:19|20)\d\d)\b"
+)
+_YEAR_AFTER_MONTH = re.compile(r"\s*(?:[0-3]?\d(?:st|nd|rd|th)?)?,?\s+((?:19|20)\d\d)\b")
+
+
+def _dated(text: str, mention: DateMention, start: int, end: int) -> DateMention:
+    after = _YEAR_AFTER_MONTH if mention.kind == "month" else _YEAR_AFTER_PERIOD
+    year = after.match(text, end)
+    if not year:
+        return mention
+    return DateMention(mention.kind, mention.value, text[start : year.end()], int(year.group(1)))
 
 
 @lru_cache(maxsize=4096)
 def dates(text: str) -> tuple[DateMention, ...]:
     found = []
-    ranges = _quarter_ranges(text) if "-" in text or "\u2013" in text or " to " in text else []
-    for _, _, quarter, written in ranges:
-        found.append(DateMention("quarter", quarter, written))
+    ranges = _quarter_ranges(text) if _RANGE_HINT.search(text) else []
+    for start, end, kind, number, written in ranges:
+        found.append(_dated(text, DateMention(kind, number, written), start, end))
     for match in _MONTH_WORD.finditer(text):
-        if any(start <= match.start() < end for start, end, _, _ in ranges):
+        if any(start <= match.start() < end for start, end, _, _, _ in ranges):
             continue  # a month of a quarter's range: the quarter is the date
         word = match["m"]
         before = text[max(0, match.start() - 12) : match.start()]
         after = text[match.end() : match.end() + 6]
         # 'May' is also a modal verb, 'Mar' a verb: a month when it reads as a date.
         ambiguous = word in ("May", "Mar") or len(word) == 3
-        if ambiguous and not (_DATE_CONTEXT.search(before.lower()) or re.match(r"\s*\d", after)):
+        if ambiguous and not (
+            _DATE_CONTEXT.search(before.lower()) or re.match(r"\s*\d", after) or _RANGE_AFTER.match(after)
+        ):
             continue
-        found.append(DateMention("month", MONTHS[word.lower().rstrip(".")], word))
+        found.append(
+            _dated(text, DateMention("month", MONTHS[word.lower().rstrip(".")], word), match.start(), match.end())
+        )
+    for match in _DAY_OF_MONTH.finditer(text):
+        month, day = match["m1"] or match["m2"], match["d1"] or match["d2"]
+        if 1 <= int(day) <= 31:
+            found.append(DateMention("day", (MONTHS[month.lower()], int(day)), match.group()))
+    for match in _MONTHS_OF.finditer(text):
+        count = match["count"].lower()
+        months = int(count) if count.isdigit() else _MONTH_COUNTS[count]
+        first = match["end"].lower() == "first"
+        if months in (3, 6):
+            kind = "quarter" if months == 3 else "half"
+            mention = DateMention(kind, 1 if first else _LAST_OF[kind], match.group()[: -len(" of")])
+        else:
+            mention = DateMention("span of months", (first, months), match.group()[: -len(" of")])
+        found.append(_dated(text, mention, match.start(), match.end()))
+    for match in _LAST_PERIOD.finditer(text):
+        unit = match["unit"].lower()
+        mention = DateMention(unit, _LAST_OF[unit], match.group()[: -len(" of")])
+        found.append(_dated(text, mention, match.start(), match.end()))
     for match in _WEEKDAY_WORD.finditer(text):
         found.append(DateMention("weekday", match.group().lower(), match.group()))
     for match in _SEASON_WORD.finditer(text):
         found.append(DateMention("season", match.group().lower(), match.group()))
     for match in _QUARTER.finditer(text):
         if match["q"]:
-            found.append(DateMention("quarter", int(match["q"][1]), match.group()))
+            found.append(_dated(text, DateMention("quarter", int(match["q"][1]), match.group()), *match.span()))
         elif match["h"]:
-            found.append(DateMention("half", int(match["h"][1]), match.group()))
+            found.append(_dated(text, DateMention("half", int(match["h"][1]), match.group()), *match.span()))
         else:
             unit = match["unit"].lower()
-            value = _ORDINAL_VALUE[match["ord"].lower()]
-            if unit == "half" and value > 2:
+            ordinal = match["ord"].lower()
+            value = _LAST_OF[unit] if ordinal == "final" else _ORDINAL_VALUE[ordinal]
+            if (unit == "half" and value > 2) or _NOT_A_PERIOD.match(text, match.end()):
                 continue
-            found.append(DateMention(unit, value, match.group()))
+            found.append(_dated(text, DateMention(unit, value, match.group()), *match.span()))
     for match in _DAY_WORD.finditer(text):
         found.append(DateMention("relative:day", _DAYS[match.group().lower()], match.group()))
     for match in _PART_OF_MONTH.finditer(text):
@@ -2044,24 +2155,48 @@ def dates(text: str) -> tuple[DateMention, ...]:
     for match in _DECADE.finditer(text):
         found.append(DateMention("decade", match.group(1), match.group()))
     for match in _RELATIVE_WORD.finditer(text):
+        if match["rel"].lower() == "last" and text.startswith(" of", match.end()):
+            continue  # 'the last quarter of 2025' is Q4, read above
         found.append(DateMention("relative:" + match["unit"].lower(), _RELATIVE[match["rel"].lower()], match.group()))
     return tuple(found)
+
+
+def _months_given(mention: DateMention, offered: list[tuple[Cited, DateMention]]) -> bool:
+    """Whether the claims give each month a range of months is written with."""
+    months = {MONTHS[match["m"].lower().rstrip(".")] for match in _MONTH_WORD.finditer(mention.text)}
+    given = {other.value for _, other in offered if other.kind == "month"}
+    return len(months) == 2 and months <= given
+
+
+# 'up 34% from a year earlier': the claim dates the year before its own too.
+YEAR_EARLIER = re.compile(
+    r"\b(?:a\s+year\s+(?:earlier|before|ago)|(?:the\s+)?(?:previous|prior)\s+year|year[\s-]earlier)\b", re.I
+)
+
+
+def _offered_dates(cited: Cited) -> list[DateMention]:
+    mentions = list(dates(cited.clause.text))
+    if YEAR_EARLIER.search(cited.clause.text):
+        mentions += [DateMention(m.kind, m.value, f"{m.text} (a year earlier)", m.year - 1) for m in mentions if m.year]
+    return mentions
 
 
 def date_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     mentioned = dates(passage)
     if not mentioned:
         return []
-    offered = [(cited, mention) for cited in claims for mention in dates(cited.clause.text)]
+    offered = [(cited, mention) for cited in claims for mention in _offered_dates(cited)]
     reasons = []
     for mention in mentioned:
         same_kind = [(cited, other) for cited, other in offered if other.kind == mention.kind]
-        if any(other.value == mention.value for _, other in same_kind):
+        if any(other.same_date(mention) for _, other in same_kind):
             continue
         if mention.kind.startswith("relative:") and (not same_kind or mention.value == 0):
             continue  # 'this year' may be the year a claim names; only a contrary relative date is reported
-        if mention.kind == "season" and not same_kind:
-            continue
+        if mention.kind in ("quarter", "half") and _months_given(mention, offered):
+            continue  # 'grew between January and June' for a claim's 'in January' and 'by June'
+        if mention.kind in ("season", "day") and not same_kind:
+            continue  # a day no claim dates is the figure rule's: its number must be in a claim
         if same_kind:
             shown = ", ".join(dict.fromkeys(f"'{other.text}'" for _, other in same_kind))
             first = same_kind[0][0]
@@ -2069,6 +2204,21 @@ def date_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
         else:
             reasons.append(f"date: the paragraph says '{mention.text}'; no cited claim gives that {mention.kind}")
     return list(dict.fromkeys(reasons))
+
+
+def backed_date_words(passage: str, claims: Sequence[Cited]) -> set[str]:
+    """Stems of the words of each period the claims give in other words ('April', 'June' and
+    'quarter' of 'the April-to-June quarter' for a claim's Q2): the date is backed, so are they."""
+    mentioned = [mention for mention in dates(passage) if mention.kind in ("quarter", "half")]
+    if not mentioned:
+        return set()
+    offered = [(cited, mention) for cited in claims for mention in _offered_dates(cited)]
+    return {
+        lex.stem(word)
+        for mention in mentioned
+        if any(other.kind == mention.kind and other.same_date(mention) for _, other in offered)
+        for word in lex.words(mention.text)
+    }
 
 
 # Quantities ----------------------------------------------------------------------------------
@@ -2129,11 +2279,43 @@ _VAGUE_WORD = re.compile(r"\b(?:(tens|hundreds)\s+of\s+)?(dozens|hundreds|thousa
 _CURRENCIES = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
 _CURRENCY_WORDS = {"dollars": "dollar", "euros": "euro", "pounds": "pound", "yen": "yen", "yuan": "yuan"}
 _RATE = re.compile(r"^\s*(?:a|an|per|each)\s+(hour|day|week|month|year|quarter|minute|second)\b", re.I)
-_MEASURES = _forms(
-    "kilometres kilometers km miles metres meters feet foot inches centimetres cm millimetres mm kilograms kg "
-    "grams tonnes tons pounds lb litres liters gallons hectares acres degrees celsius fahrenheit hours minutes "
-    "seconds days weeks months years megawatts gigawatts kilowatts mw gw kw tokens parameters"
-)
+# Units of measure, each written several ways ('GW', 'gigawatt', 'gigawatts'): a unit is
+# compared by the name it stands for, so '250 GW' is a claim's '250 gigawatts'.
+_UNIT_FORMS = {
+    "kilometre": "kilometres kilometers kilometre kilometer km",
+    "mile": "miles mile",
+    "metre": "metres meters metre meter",
+    "foot": "feet foot ft",
+    "inch": "inches inch",
+    "centimetre": "centimetres centimeters centimetre centimeter cm",
+    "millimetre": "millimetres millimeters millimetre millimeter mm",
+    "kilogram": "kilograms kilogram kg",
+    "gram": "grams gram",
+    "tonne": "tonnes tonne",
+    "ton": "tons ton",
+    "pound": "pounds pound lb lbs",
+    "litre": "litres liters litre liter",
+    "gallon": "gallons gallon",
+    "hectare": "hectares hectare",
+    "acre": "acres acre",
+    "degree": "degrees degree",
+    "celsius": "celsius",
+    "fahrenheit": "fahrenheit",
+    "hour": "hours hour",
+    "minute": "minutes minute",
+    "second": "seconds",
+    "day": "days day",
+    "week": "weeks week",
+    "month": "months month",
+    "year": "years year",
+    "decade": "decades decade",
+    "megawatt": "megawatts megawatt mw",
+    "gigawatt": "gigawatts gigawatt gw",
+    "kilowatt": "kilowatts kilowatt kw",
+    "token": "tokens token",
+    "parameter": "parameters parameter",
+}
+_MEASURES = {form: unit for unit, forms in _UNIT_FORMS.items() for form in forms.split()}
 
 
 # How far (in points) a share in words may sit from a claim's percentage: plain and hedged.
@@ -2170,7 +2352,7 @@ def _measure(text: str, figure: lex.Figure) -> str | None:
         return "a " + rate.group(1).lower()
     following = after.split()[:1]
     word = following[0].lower().strip(".,;") if following else ""
-    return word if word in _MEASURES else None
+    return _MEASURES.get(word)
 
 
 def _units_differ(passage: str, figure: lex.Figure, same_value: list[tuple[Cited, lex.Figure]]) -> str | None:
@@ -2226,6 +2408,79 @@ def _share_of(text: str, share: str) -> str | None:
     return lex.stem(word.lower())
 
 
+# Words without which a passage states no factor or share in words: a cheap test first.
+_FACTOR_WORDS = frozenset(_MULTIPLIERS) | {"half", "third", "quarter", "quarters", "thirds", "fifth", "tenth"}
+# A share reached or held, in words: 'fell to about a quarter', 'stood at a third'.
+_LEVEL_SHARE = re.compile(
+    r"\b(?:to|at)\s+(?P<hedge>(?:nearly|almost|about|around|roughly|some|approximately|just\s+under|just\s+over|"
+    r"more\s+than|over|under|less\s+than)\s+)?(?P<share>"
+    + "|".join(sorted(_FRACTIONS, key=len, reverse=True))
+    + r")\b(?!\s+of\b)",
+    re.IGNORECASE,
+)
+_LEVEL_BEFORE = re.compile(r"\b(?:to|at)\s+(?:[a-z]+\s+)?$", re.IGNORECASE)
+
+
+# A span given by its unit alone: 'after months of pressure' is not 'after weeks of pressure'.
+_VAGUE_SPAN = re.compile(
+    r"\b(?:(?:several|many|a\s+few|few)\s+)?(minutes|hours|days|weeks|months|years|decades)\s+of\b", re.I
+)
+
+
+_SPAN_UNITS = frozenset(["minutes", "hours", "days", "weeks", "months", "years", "decades"])
+_COUNTED_SPAN = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|many|few)\s+"
+    r"(minutes|hours|days|weeks|months|years|decades)\b",
+    re.IGNORECASE,
+)
+
+
+def _vague_span_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    if _SPAN_UNITS.isdisjoint(_lower_words(passage)):
+        return []
+    mine = [(match.group(), match.group(1).lower()) for match in _VAGUE_SPAN.finditer(passage)]
+    if not mine:
+        return []
+    theirs = [
+        (cited, match.group(), match.group(1).lower())
+        for cited in claims
+        for match in _VAGUE_SPAN.finditer(cited.clause.text)
+    ]
+    # A claim's '3 years' backs 'years of work'.
+    counted = {_measure(cited.clause.text, figure) for cited in claims for figure in _figures(cited.clause.text)} | {
+        _MEASURES.get(match.group(1).lower()) for cited in claims for match in _COUNTED_SPAN.finditer(cited.clause.text)
+    }
+    reasons = []
+    for text, unit in mine:
+        if _MEASURES.get(unit, unit) in counted:
+            continue
+        if theirs and all(other != unit for _, _, other in theirs):
+            cited, other_text, _ = theirs[0]
+            reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{other_text}'")
+    return reasons
+
+
+def _level_share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'dropped to about a quarter' where the claims say it fell to 34.4%."""
+    reasons: list[str] = []
+    if _FACTOR_WORDS.isdisjoint(_lower_words(passage)):
+        return reasons
+    for match in _LEVEL_SHARE.finditer(passage):
+        value = _FRACTIONS[match["share"].lower()]
+        levels = [
+            (cited, figure)
+            for cited in claims
+            for figure in _figures(cited.clause.text)
+            if _unit(figure) == "percent"
+            and _LEVEL_BEFORE.search(cited.clause.text[max(0, figure.start - 20) : figure.start])
+        ]
+        slack = SHARE_SLACK_HEDGED if match["hedge"] else SHARE_SLACK
+        if levels and all(abs(value - figure.value) > slack for _, figure in levels):
+            cited, figure = levels[0]
+            reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says 'to {figure}'")
+    return reasons
+
+
 def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     """'a quarter of the staff' where the claims give a third; 'hundreds' where they say thousands."""
     reasons = []
@@ -2251,6 +2506,8 @@ def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
             elif percents:
                 cited, figure = percents[0]
                 reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{figure}'")
+    reasons += _level_share_reasons(passage, claims)
+    reasons += _vague_span_reasons(passage, claims)
     vague = [
         (match.group(), _VAGUE[match.group(2).lower()] + (1 if match.group(1) else 0))
         for match in _VAGUE_WORD.finditer(passage)
@@ -2320,6 +2577,10 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
         if claim_multipliers:
             cited, other_word, _ = claim_multipliers[0]
             reasons.append(f"quantity: the paragraph says '{word}'; {cited.label} says '{other_word}'")
+    if not claim_multipliers:
+        reasons += _factor_reasons(passage, claims)
+    reasons += _one_unit_reasons(passage, claims)
+    reasons += _ratio_part_reasons(passage, claims)
     # Ordinals: 'the fifth month' against 'the sixth month'.
     if _ORDINAL_WORDS.keys().isdisjoint(passage_words):
         return list(dict.fromkeys(reasons))
@@ -2340,6 +2601,159 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
             cited, other = offered[0]
             reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{other}'")
     return list(dict.fromkeys(reasons))
+
+
+# A multiplier in words ('roughly doubled', 'cut nearly in half') against the factor a claim
+# gives ('a 70% increase', '2.1 times', 'by 38%'): plainly within this share of it, hedged
+# within twice that.
+FACTOR_TOLERANCE = Decimal("0.05")
+_MULTIPLIER_WORD = re.compile(
+    r"\b(?:(?P<hedge>roughly|about|around|nearly|almost|approximately|some|close\s+to|more\s+than|over|"
+    r"less\s+than|under)\s+)?(?P<word>" + "|".join(sorted(_MULTIPLIERS, key=len, reverse=True)) + r"|in\s+half)\b"
+    # 'double-digit', 'twice a year' say no factor
+    r"(?![\s-]+(?:digits?|a\s+(?:day|week|month|year)|daily|weekly|monthly|yearly)\b)",
+    re.IGNORECASE,
+)
+_TIMES_FIGURE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:times\b|x\b|\u00d7|-?fold\b)", re.IGNORECASE)
+_CHANGE_BEFORE = re.compile(r"\b(?:by|up|down|rose|fell|grew|increased|decreased|cut|reduced|jumped)\s+$", re.I)
+_CHANGE_AFTER = re.compile(
+    r"\s+(?:increase|rise|jump|gain|growth|decrease|drop|fall|decline|reduction|cut|more|less|higher|lower|"
+    r"faster|slower|cheaper|improvement|boost)\b",
+    re.IGNORECASE,
+)
+
+
+def _stated_factors(text: str) -> list[tuple[str, Decimal]]:
+    """Factors a claim states: '2.1 times', a change in percent ('a 70% increase': 1.7; 'cut
+    by 38%': 0.62), and a change in points to a level ('rose 10 points to 30%': 1.5), each with
+    its words."""
+    found = [(match.group(), Decimal(match.group(1))) for match in _TIMES_FIGURE.finditer(text)]
+    for match in _POINTS_TO_LEVEL.finditer(text):
+        change, level = Decimal(match["change"]), Decimal(match["level"])
+        if level > change:
+            found.append((match.group(), level / (level - change)))
+        found.append((match.group(), level / (level + change)))
+    for figure in _figures(text):
+        if _unit(figure) != "percent":
+            continue
+        before = text[max(0, figure.start - 12) : figure.start]
+        if _CHANGE_BEFORE.search(before) or _CHANGE_AFTER.match(text, figure.start + len(figure.text)):
+            found += [(figure.text, 1 + figure.value / 100), (figure.text, 1 - figure.value / 100)]
+    return found
+
+
+_POINTS_TO_LEVEL = re.compile(
+    r"(?P<change>\d+(?:\.\d+)?)\s*(?:percentage\s+points?|points?|pp)\s+to\s+(?P<level>\d+(?:\.\d+)?)\s*(?:%|percent)",
+    re.IGNORECASE,
+)
+# 'rose by a third', 'fell by half': a change stated as a share of the level before.
+_CHANGE_BY_SHARE = re.compile(
+    r"\b(?:rose|grew|increased|climbed|jumped|fell|dropped|declined|decreased|shrank|cut|reduced|up|down)\s+by\s+"
+    r"(?P<hedge>(?:nearly|almost|about|around|roughly|some|more\s+than|over|less\s+than|under)\s+)?(?P<share>"
+    + "|".join(sorted(_FRACTIONS, key=len, reverse=True))
+    + r")\b(?!\s+of\b)",
+    re.IGNORECASE,
+)
+
+
+def _pair_factors(text: str) -> set[Decimal]:
+    """How many times one figure of a claim is another ('to around 40 GW from 21 GW': 1.9)."""
+    values = [figure.value for figure in _figures(text) if figure.value and _unit(figure) != "percent"]
+    return {second / first for first in values for second in values if first != second}
+
+
+def _passage_factors(passage: str) -> list[tuple[re.Match, list[Decimal]]]:
+    """Factors a passage states in words: 'roughly doubled' (2), 'cut in half' (0.5), 'rose by a
+    third' (4/3, or 2/3 had it fallen)."""
+    found: list[tuple[re.Match, list[Decimal]]] = []
+    if _FACTOR_WORDS.isdisjoint(_lower_words(passage)):
+        return found  # most passages: a set lookup instead of the patterns below
+    for match in _MULTIPLIER_WORD.finditer(passage):
+        word = match["word"].lower()
+        found.append((match, [Decimal("0.5") if word.startswith("in") else Decimal(_MULTIPLIERS[word])]))
+    for match in _CHANGE_BY_SHARE.finditer(passage):
+        share = _FRACTIONS[match["share"].lower()] / 100
+        found.append((match, [1 + share, 1 - share]))
+    return found
+
+
+def _factor_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    reasons = []
+    for match, values in _passage_factors(passage):
+        stated = [(cited, text, factor) for cited in claims for text, factor in _stated_factors(cited.clause.text)]
+        if not stated:
+            continue
+        pairs = {factor for cited in claims for factor in _pair_factors(cited.clause.text)}
+        tolerance = FACTOR_TOLERANCE * (2 if match["hedge"] else 1)
+        candidates = {factor for _, _, factor in stated} | pairs
+        if any(abs(factor - value) <= value * tolerance for factor in candidates for value in values):
+            continue
+        cited, text, _ = stated[0]
+        reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{text}'")
+    return reasons
+
+
+# 'under a second', 'more than a year': a bound on one of a unit.
+_ONE_UNIT = re.compile(
+    r"\b(?P<bound>less\s+than|under|below|at\s+most|within|more\s+than|over|above|at\s+least)\s+(?:a|an|one)\s+"
+    r"(?P<unit>second|minute|hour|day|week|month|year)\b",
+    re.IGNORECASE,
+)
+_UPPER_WORDS = ("less", "under", "below", "at most", "within")
+_ONE_UNIT_WORDS = frozenset(["second", "minute", "hour", "day", "week", "month", "year"])
+
+
+def _one_unit_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'to under a second' where every claim's figure in seconds is above one."""
+    reasons: list[str] = []
+    if _ONE_UNIT_WORDS.isdisjoint(_lower_words(passage)):
+        return reasons
+    for match in _ONE_UNIT.finditer(passage):
+        unit = match["unit"].lower()
+        upper = match["bound"].lower().startswith(_UPPER_WORDS)
+        same_unit = [
+            (cited, figure)
+            for cited in claims
+            for figure in _figures(cited.clause.text)
+            if _measure(cited.clause.text, figure) == unit and not _unit(figure)
+        ]
+        if same_unit and all((figure.value > 1) if upper else (figure.value < 1) for _, figure in same_unit):
+            cited, figure = same_unit[-1]
+            reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{figure} {unit}s'")
+    return reasons
+
+
+@lru_cache(maxsize=4096)
+def _ratios(text: str) -> tuple[tuple[re.Match, Decimal], ...]:
+    return tuple(lex.ratios(text))
+
+
+def _ratio_part_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'12%' where a claim's 12 is the whole of a ratio ('1 in 12', 8.3%)."""
+    reasons: list[str] = []
+    if not any(_ratios(cited.clause.text) for cited in claims):
+        return reasons
+    for figure in _figures(passage):
+        if _unit(figure) != "percent":
+            continue
+        for cited in claims:
+            text = cited.clause.text
+            ratios = _ratios(text)
+            if not ratios:
+                continue
+            same = [other for other in _figures(text) if other.value == figure.value]
+            in_ratio = [
+                (match, share)
+                for match, share in ratios
+                for other in same
+                if match.start() <= other.start < match.end() and abs(share - figure.value) > 1
+            ]
+            if same and len(in_ratio) == len(same):
+                match, share = in_ratio[0]
+                reasons.append(
+                    f"quantity: the paragraph says '{figure}'; {cited.label} says '{match.group()}' ({share:.1f}%)"
+                )
+    return reasons
 
 
 # Entities ------------------------------------------------------------------------------------

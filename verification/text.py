@@ -355,6 +355,7 @@ def _spelled_value(phrase: str) -> Decimal | None:
 
 
 _NUMBER_WORD_SET = frozenset({*_UNITS, "one"})
+_SCALE_HINT = re.compile(r"\ban?\s+(?:million|billion|trillion)\b", re.IGNORECASE)
 _FRACTION_AFTER = re.compile(r"[\s-]*(?:thirds?|quarters?|fifths?|tenths?|halves)\b", re.IGNORECASE)
 _NOT_LETTERS = re.compile(r"[^a-z]+")
 
@@ -364,7 +365,7 @@ def spelled_figures(text: str) -> list[Figure]:
 
     Ordinal words are left out: 'a second preprint' enumerates, it does not report a figure.
     """
-    if _NUMBER_WORD_SET.isdisjoint(_NOT_LETTERS.split(text.lower())):
+    if _NUMBER_WORD_SET.isdisjoint(_NOT_LETTERS.split(text.lower())) and not _SCALE_HINT.search(text):
         return []  # most passages: a set lookup instead of the slower pattern below
     figures = []
     for match in _NUMBER_WORDS.finditer(text):
@@ -378,10 +379,35 @@ def spelled_figures(text: str) -> list[Figure]:
         value = _spelled_value(phrase)
         if value is None:
             continue
+        written = match.group().strip()
+        half = _AND_A_HALF.match(text, match.end()) if not match["scale"] else None
+        if half and lowered.endswith("and"):
+            value += Decimal("0.5")  # 'two and a half times'
+            written = text[match.start() : half.end()]
         if match["scale"]:
             value *= _SCALE_WORDS[match["scale"].lower()]
-        figures.append(Figure(match.group().strip(), _normal(value), match.start(), spelled=True))
+        figures.append(Figure(written, _normal(value), match.start(), spelled=True))
+    for match in _SHARE_OF_SCALE.finditer(text):
+        share = _spelled_share(match["n"], match["d"])
+        if share:
+            value = _normal(share * _SCALE_WORDS[match["scale"].lower()])
+            figures.append(Figure(match.group(), value, match.start(), spelled=True))
     return figures
+
+
+_AND_A_HALF = re.compile(r"a\s+half\b", re.IGNORECASE)
+# 'a quarter of a billion', 'three quarters of a million': an amount, in words.
+_SHARE_OF_SCALE = re.compile(
+    r"\b(?:(?P<n>a|one|two|three)[\s-]+)?(?P<d>half|thirds?|quarters?)\s+(?:of\s+)?an?\s+"
+    r"(?P<scale>million|billion|trillion)\b",
+    re.IGNORECASE,
+)
+
+
+def _spelled_share(numerator: str | None, denominator: str) -> Decimal | None:
+    count = 1 if not numerator or numerator.lower() in ("a", "one") else _UNITS[numerator.lower()]
+    parts = _DENOMINATORS[denominator.lower()]
+    return Decimal(count) / Decimal(parts) if count < parts else None
 
 
 def figure_values(text: str) -> set[Decimal]:
@@ -410,6 +436,14 @@ _IMPLIED = {
     "double": (Decimal(2), Decimal(100)),
     "doubled": (Decimal(2), Decimal(100)),
     "tripled": (Decimal(3), Decimal(200)),
+    "triple": (Decimal(3), Decimal(200)),
+    "triples": (Decimal(3), Decimal(200)),
+    "quadrupled": (Decimal(4), Decimal(300)),
+    "quadruple": (Decimal(4), Decimal(300)),
+    **{
+        f"{word}fold": (Decimal(value),)
+        for value, word in enumerate(("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), 2)
+    },
     "a dozen": (Decimal(12),),
     "week": (Decimal(7),),
     "a thousand": (Decimal(1_000),),
@@ -431,8 +465,6 @@ _IMPLIED = {
     "couple": (Decimal(2),),
     "single": (Decimal(1),),
     "once": (Decimal(1),),
-    "every": (Decimal(100),),
-    "all": (Decimal(100),),
     "none": (Decimal(0),),
     "no": (Decimal(0),),
     "one third": (Decimal(33), Decimal("33.3")),
@@ -460,11 +492,20 @@ _IMPLIED = {
     "three quarters": (Decimal(75),),
     "three-quarters": (Decimal(75),),
 }
+# Words that state a share: 'all' backs a passage's 100%, never a count of 100.
+_WHOLE_WORD = re.compile(r"\b(?:all|every)\b", re.IGNORECASE)
+
+
+def implied_shares(text: str) -> set[Decimal]:
+    """Percentages a text states without a figure: 'all', 'every' (100)."""
+    return {Decimal(100)} if _WHOLE_WORD.search(text) else set()
+
+
 _IMPLIED_WORD = re.compile(r"\b(" + "|".join(sorted(_IMPLIED, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
 
 _RATIO = re.compile(
-    r"\b(?P<part>\d+|one|two|three|four|five|six|seven|eight|nine)\s+(?:in|out\s+of)\s+"
+    r"\b(?P<part>\d+|one|two|three|four|five|six|seven|eight|nine)\s+(?:in|out\s+of|of\s+every)\s+"
     r"(?P<whole>\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred)\b",
     re.IGNORECASE,
 )
@@ -472,7 +513,7 @@ _SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven
 _SMALL |= {"ten": 10, "twenty": 20, "hundred": 100}
 
 
-_RATIO_HINT = re.compile(r" (?:in|out of) ", re.IGNORECASE)
+_RATIO_HINT = re.compile(r" (?:in|out of|of every) ", re.IGNORECASE)
 
 
 def ratios(text: str) -> list[tuple[re.Match, Decimal]]:
@@ -512,6 +553,63 @@ def implied_values(text: str) -> set[Decimal]:
     return values
 
 
+_DENOMINATORS = {
+    "half": 2,
+    "halves": 2,
+    "third": 3,
+    "thirds": 3,
+    "quarter": 4,
+    "quarters": 4,
+    "fifth": 5,
+    "fifths": 5,
+    "sixth": 6,
+    "sixths": 6,
+    "seventh": 7,
+    "sevenths": 7,
+    "eighth": 8,
+    "eighths": 8,
+    "ninth": 9,
+    "ninths": 9,
+    "tenth": 10,
+    "tenths": 10,
+}
+_FRACTION_WORDS = re.compile(
+    r"\b(?P<n>a|one|two|three|four|five|six|seven|eight|nine)[\s-]+(?P<d>"
+    + "|".join(sorted(_DENOMINATORS, key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
+_FRACTION_HINT = frozenset(_DENOMINATORS)
+
+
+def fraction_phrases(text: str) -> list[tuple[str, Decimal, Decimal | None]]:
+    """Fractions in words as written, each with the percentage it states, unrounded ('one-ninth':
+    11.1...), and, for a unit fraction, how many times the whole is the part ('a fifth': 5)."""
+    found: list[tuple[str, Decimal, Decimal | None]] = []
+    if _FRACTION_HINT.isdisjoint(_NOT_LETTERS.split(text.lower())):
+        return found  # most texts: a set lookup instead of the patterns below
+    for match in _FRACTION_WORDS.finditer(text):
+        numerator = 1 if match["n"].lower() in ("a", "one") else _UNITS[match["n"].lower()]
+        denominator = _DENOMINATORS[match["d"].lower()]
+        if numerator >= denominator:
+            continue
+        reciprocal = Decimal(denominator) if numerator == 1 else None
+        found.append((match.group(), Decimal(numerator * 100) / Decimal(denominator), reciprocal))
+    if not found and (half := _HALF.search(text)):
+        found.append((half.group(), Decimal(50), Decimal(2)))  # 'half of voters', 'half the price'
+    return found
+
+
+def fractions(text: str) -> list[tuple[Decimal, Decimal | None]]:
+    """Fractions in words: the percentage each states and, for a unit fraction, its reciprocal."""
+    return [(percent, reciprocal) for _, percent, reciprocal in fraction_phrases(text)]
+
+
+_HALF = re.compile(r"\bhalf\b(?![\s-]+(?:a\s+|an\s+)?(?:point|percentage|year|day|hour|million|billion|dozen))", re.I)
+
+
 # A list of three or more items: 'GRPO, GSPO, and fixed-credit tree policy gradients'.
 _LIST = re.compile(r"(?:\b[\w-]+(?: [\w-]+){0,3}, ){2,7}(?:and |or )?[\w-]+")
 
@@ -529,8 +627,12 @@ _MULTIPLIED = re.compile(r"\b(doubled|tripled|quadrupled|halved)\b", re.IGNORECA
 _MOST_FIGURES_FOR_DIFFERENCES = 6
 
 
-def _is_percent(figure: Figure) -> bool:
-    return "%" in figure.text or "percent" in figure.text or "per cent" in figure.text
+def is_percent(figure: Figure) -> bool:
+    """Whether a figure is written as a percentage (not as percentage points)."""
+    return ("%" in figure.text or "percent" in figure.text or "per cent" in figure.text) and "point" not in figure.text
+
+
+_is_percent = is_percent
 
 
 def differences(text: str) -> set[Decimal]:
