@@ -1975,11 +1975,53 @@ def _object_like(token: Token) -> bool:
 NEW_PREDICATE_BACKED = 0.5
 
 
+def _clause_end(tokens: list[Token], start: int) -> int:
+    """Where the clause of token ``start`` ends. A comparison's 'as' does not end it: 'took
+    twice as long to collect diamonds', 'as many as 40 people'."""
+    end = start
+    while end < len(tokens) and not (tokens[end].boundary and not _comparing_as(tokens, end)):
+        end += 1
+    return end
+
+
+_AS_MUCH = _forms("twice half thrice times just almost nearly about not")
+
+
+def _comparing_as(tokens: list[Token], index: int) -> bool:
+    if tokens[index].low != "as":
+        return False
+    before = tokens[index - 1].low if index else ""
+    return before in _AS_MUCH or (index + 2 < len(tokens) and tokens[index + 2].low == "as")
+
+
+def _adjectival(clause: Clause, index: int) -> bool:
+    """A participle used as an adjective, an adverb before it and its noun after: 'from newly
+    acquired skills', 'of the recently opened plant'. What the sentence asserts is elsewhere.
+    ('paid contractors' without its adverb may be what the sentence adds: it stays a verb.)"""
+    tokens = clause.tokens
+    if tokens[index].low.endswith("ing"):
+        return False  # 'by detecting deception': a gerund, what the sentence says is done
+    before = index - 1
+    while before >= 0 and tokens[before].low.endswith("ly") and tokens[before].content:
+        before -= 1
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    return (
+        before < index - 1
+        and before >= 0
+        and (tokens[before].low in _PREPOSITIONS or tokens[before].low in _DETERMINERS)
+        and following is not None
+        and following.content
+        and not following.name
+    )
+
+
+_PREPOSITIONS = _forms("of from with in on for to at by into than about against among across without")
+
+
 def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
     total = backed = 0.0
-    for token in clause.tokens[verb + 1 :]:
-        if token.boundary:
-            break
+    tokens = clause.tokens
+    for token in tokens[verb + 1 : _clause_end(tokens, verb + 1)]:
         if token.kind == "number" or token.low in NUMBER_WORDS:
             total += 1
             backed += 1  # the figure rule holds figures to the claims
@@ -2103,15 +2145,15 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
         if (
             not token.content
             or token.name
+            or token.low in MONTHS  # 'April-to-June': a date, not a verb after 'to'
             or token.low in _CARRIER_VERBS
             or backing.backs(token.stem)
             or not _verb_like(sentence, index)
+            or _adjectival(sentence, index)
         ):
             index += 1
             continue
-        end = index + 1
-        while end < len(tokens) and not tokens[end].boundary:
-            end += 1
+        end = _clause_end(tokens, index + 1)
         new = [
             i
             for i in range(index + 1, end)

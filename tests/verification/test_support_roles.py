@@ -47,6 +47,23 @@ TWINS = [
         "SMS reminders lifted adherence to medication to 68% in a randomised trial.",
         "WhatsApp reminders lifted adherence to medication to 68% in a randomised trial.",
     ),
+    # New predicates: a participle before its noun, with its adverb, is an adjective.
+    (
+        "new predicate",
+        ["The authors argue that the gains mostly reflect sharper sampling rather than new reasoning abilities."],
+        "The gains come mostly from sharper sampling, not from newly acquired reasoning abilities, the authors argue.",
+        "The gains come mostly from sharper sampling, the authors argue, and they have patented the sampling method.",
+    ),
+    # New predicates: a comparison's 'as' does not end the clause the verb governs.
+    (
+        "new predicate",
+        [
+            "In a preprint, SkillForge agents collected diamonds in Minecraft in 41 minutes, "
+            "against 97 minutes for baseline agents."
+        ],
+        "Baseline agents took more than twice as long to collect diamonds in Minecraft, the preprint reports.",
+        "Baseline agents sold more than twice as many diamonds in Minecraft, the preprint reports.",
+    ),
 ]
 
 
