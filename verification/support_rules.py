@@ -2410,46 +2410,81 @@ def _read_owner(clause: Clause, index: int) -> frozenset[str]:
     return frozenset(found)
 
 
+def _sized(clause: Clause, index: int) -> bool:
+    """A number glued to a unit letter: the size in 'a 17B model', '4x', part of a name."""
+    end = clause.tokens[index].end
+    return end < len(clause.text) and clause.text[end].isalpha()
+
+
+def _owns_elsewhere(sentence: Clause, index: int, theirs: frozenset[str]) -> bool:
+    """Whether what the claim gives this figure to has another figure in the sentence, or
+    stands after this one ('against 97 for SkillForge agents'): the figures were exchanged,
+    not said of the same thing in other words."""
+    tokens = sentence.tokens
+    for position, token in enumerate(tokens):
+        if position == index:
+            continue
+        if token.kind == "number" or token.low in NUMBER_WORDS or token.low == "zero":
+            if theirs & _owner(sentence, position):
+                return True
+    after = {t.stem for t in tokens[index + 1 : _clause_end(tokens, index + 1)] if t.content}
+    return bool(theirs & after)
+
+
 def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     """A figure said of something the claim says another figure of: 'the baselines reached a
     30.7% pass rate, where ProgAgent-14B scored zero' against a claim giving the 30.7% to
-    ProgAgent-14B and zero to the baselines."""
+    ProgAgent-14B and zero to the baselines.
+
+    Owners are compared by the words that tell a claim's figures apart: in 'the planner agents
+    reached 30.7%, the baseline agents 12.4%', 'planner' and 'baseline', not 'agents'."""
     for index, token in enumerate(sentence.tokens):
-        if token.kind != "number" or _YEAR.fullmatch(token.text):
+        if token.kind != "number" or _YEAR.fullmatch(token.text) or _sized(sentence, index):
             continue  # a year dates a sentence; it is no one's figure
         mine = _owner(sentence, index)
         if not mine:
             continue
         value = _number_value(token)
-        if any(
-            mine & _owner(cited.clause, position)
-            for cited in claims
-            for position in _numbers(cited.clause).get(value, ())
-        ):
+        givers = [(cited, position) for cited in claims for position in _numbers(cited.clause).get(value, ())]
+        owners = [(cited, position, *_told_apart(cited.clause, position)) for cited, position in givers]
+        if any(mine & theirs for _, _, theirs, _ in owners):
             continue  # a cited claim gives this value to the same thing
-        for cited in claims:
-            claim = cited.clause
-            for position in _numbers(claim).get(value, ()):
-                theirs = _owner(claim, position)
-                if not theirs:
-                    continue
-                # A swap, not a rewording: the passage's owner is the owner of another of the
-                # claim's figures ('where the baselines scored zero').
-                others = [
-                    i
-                    for i, t in enumerate(claim.tokens)
-                    if i != position
-                    and (t.kind == "number" or t.low in NUMBER_WORDS or t.low == "zero")
-                    and not (t.start and claim.text[t.start - 1] in "-.")  # not 'Lumen-7'
-                    and not _YEAR.fullmatch(t.text)
+        for cited, position, theirs, others in owners:
+            # A swap, not a rewording: the passage's owner is the owner of another of the
+            # claim's figures ('where the baselines scored zero'), and the claim's owner of this
+            # one has another figure in the passage.
+            if (
+                theirs
+                and theirs <= sentence.stems
+                and any(mine & other for other in others)
+                and _owns_elsewhere(sentence, index, theirs)
+            ):
+                claim = cited.clause
+                return [
+                    f"entity swap: the paragraph gives '{token.text}' to "
+                    f"'{_span(sentence, max(0, index - FIGURE_OWNER_REACH), index - 1)}'; "
+                    f"{_claim_says(cited, _span(claim, max(0, position - FIGURE_OWNER_REACH), position))}"
                 ]
-                if theirs <= sentence.stems and any(mine & _owner(claim, i) for i in others):
-                    return [
-                        f"entity swap: the paragraph gives '{token.text}' to "
-                        f"'{_span(sentence, max(0, index - FIGURE_OWNER_REACH), index - 1)}'; "
-                        f"{_claim_says(cited, _span(claim, max(0, position - FIGURE_OWNER_REACH), position))}"
-                    ]
     return []
+
+
+def _told_apart(claim: Clause, position: int) -> tuple[frozenset[str], list[frozenset[str]]]:
+    """The owner of a claim's figure and those of its other figures, each less the words they
+    share ('agents' of 'the planner agents' and 'the baseline agents')."""
+    others = [
+        _owner(claim, i)
+        for i, t in enumerate(claim.tokens)
+        if i != position
+        and (t.kind == "number" or t.low in NUMBER_WORDS or t.low == "zero")
+        and not (t.start and claim.text[t.start - 1] in "-.")  # not 'Lumen-7'
+        and not _YEAR.fullmatch(t.text)
+        and not _sized(claim, i)  # not 'a 17B model'
+    ]
+    theirs = _owner(claim, position)
+    shared = theirs.intersection(*others) if others else frozenset()
+    if shared == theirs:
+        return theirs, [other - theirs for other in others]
+    return theirs - shared, [other - shared for other in others]
 
 
 # Comparisons ---------------------------------------------------------------------------------

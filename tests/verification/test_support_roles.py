@@ -64,6 +64,13 @@ TWINS = [
         "Baseline agents took more than twice as long to collect diamonds in Minecraft, the preprint reports.",
         "Baseline agents sold more than twice as many diamonds in Minecraft, the preprint reports.",
     ),
+    # Whose figure: owners compared by the words that tell the claim's figures apart.
+    (
+        "entity swap",
+        ["The tutored agents reached a 30.7% pass rate, while the baseline agents scored 12.4%."],
+        "The tutored agents passed 30.7% of the tasks, against 12.4% for the baseline agents.",
+        "The baseline agents reached a 30.7% pass rate, while the tutored agents scored 12.4%.",
+    ),
 ]
 
 
@@ -76,3 +83,28 @@ def test_rule_passes_the_twin_and_catches_the_change(
     result = assess(changed, claims)
     assert not result.supported
     assert any(kind in reason for reason in result.reasons), result.reasons
+
+
+# Paraphrases the figure-owner rule once read as swaps: a figure said of words that own another
+# of the claim's figures, where the claim's owner of it has no other figure in the passage; and
+# a model's size ('17B') read as a figure of its own.
+OWNER_PARAPHRASES = [
+    (
+        [
+            "The authors found that all 11 evaluated frontier models scored below 20% on tasks "
+            "requiring more than 200 tool calls."
+        ],
+        "Each of the 11 frontier models evaluated by the authors stayed below 20% on tasks that need over 200 "
+        "tool calls.",
+    ),
+    (
+        ["The study finds that final performance of a 17B model could be predicted within 2% from early runs."],
+        "From early runs, the study could forecast a 17B model's final performance to within 2%.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("claims", "passage"), OWNER_PARAPHRASES)
+def test_figure_said_of_the_same_thing_in_other_words_is_no_swap(claims: list[str], passage: str) -> None:
+    result = assess(passage, claims)
+    assert not any(reason.startswith("entity swap") for reason in result.reasons), result.reasons
