@@ -2422,11 +2422,9 @@ def _owns_elsewhere(sentence: Clause, index: int, theirs: frozenset[str]) -> boo
     not said of the same thing in other words."""
     tokens = sentence.tokens
     for position, token in enumerate(tokens):
-        if position == index:
-            continue
-        if token.kind == "number" or token.low in NUMBER_WORDS or token.low == "zero":
-            if theirs & _owner(sentence, position):
-                return True
+        figure = token.kind == "number" or token.low in NUMBER_WORDS or token.low == "zero"
+        if position != index and figure and theirs & _owner(sentence, position):
+            return True
     after = {t.stem for t in tokens[index + 1 : _clause_end(tokens, index + 1)] if t.content}
     return bool(theirs & after)
 
