@@ -174,6 +174,12 @@ _HEDGES = (
         "estimate estimates intention ambition bid wants seeks considering weighing mulling scheduled due "
         "announce announces announced unveil unveils unveiled"
     )
+    | _forms(
+        "propose proposes proposed hypothesize hypothesizes hypothesized hypothesise hypothesises hypothesised "
+        "speculate speculates speculated posit posits posited conjecture conjectures conjectured theorize "
+        "theorizes theorized theorise theorises theorised urge urges urged suggest suggests suggested "
+        "believe believes believed think thinks hypothesis proposal"
+    )
 )
 # 'next year', 'coming months': a time still to come.
 _FUTURE_UNITS = _forms("year month week quarter season summer spring winter autumn years months weeks")
@@ -688,6 +694,13 @@ def _mark_modals(clause: Clause) -> None:
         if token.kind != "word":
             continue
         following = tokens[index + 1].low if index + 1 < len(tokens) else ""
+        if token.low in _CONJECTURES and following == "that":
+            # 'proposes that vendors publish', 'hypothesize that collapse is driven': what the
+            # that-clause says is put forward, not found.
+            verb = _that_verb(clause, index + 2)
+            if verb is not None:
+                clause.modals.append((index, verb))
+            continue
         if token.low in _PLAN_WORDS:
             # 'plans to', 'is expected to', 'set to', 'agreed to': a plan, not a result.
             marker = following == "to" or (
@@ -732,9 +745,33 @@ def _governed(tokens: list[Token], index: int) -> int:
             )
             and tokens[position].low not in _PLAN_WORDS
             and tokens[position].low not in _NOT_GOVERNED
+            # 'may partly reflect': the adverb qualifies the verb that follows it
+            and not (tokens[position].low.endswith("ly") and position + 1 < end and tokens[position + 1].content)
         ),
         index,
     )
+
+
+# Verbs that put a that-clause forward as an idea, a hypothesis or advice, not as a finding.
+_CONJECTURES = _forms(
+    "propose proposes proposed hypothesize hypothesizes hypothesized hypothesise hypothesises hypothesised "
+    "speculate speculates speculated posit posits posited conjecture conjectures conjectured theorize "
+    "theorizes theorized theorise theorises theorised recommend recommends recommended urge urges urged"
+)
+
+
+def _that_verb(clause: Clause, start: int) -> int | None:
+    """The verb of a that-clause starting at ``start``: 'that RL vendors publish', 'that
+    entropy collapse in GRPO is driven by'."""
+    tokens = clause.tokens
+    end = start
+    while end < min(len(tokens), start + 10) and not tokens[end].boundary:
+        end += 1
+    after_be = [i for i in range(start + 1, end) if tokens[i].content and tokens[i - 1].low in _BE]
+    if after_be:
+        return after_be[0]  # 'collapse is driven by': the noun before 'is' is no verb
+    verbs = [i for i in range(start + 1, end) if tokens[i].content and not tokens[i].name and _verb_like(clause, i)]
+    return verbs[0] if verbs else None
 
 
 # 'expect X to', 'predicts X will': a forecast whose subject stands between.
@@ -754,7 +791,8 @@ def clause_of(text: str) -> Clause:
     _mark_names(clause)
     _mark_negation(tokens)
     _mark_modals(clause)
-    clause.hedged = bool(clause.modals) or any(t.low in _HEDGES for t in tokens)
+    # 'set' hedges only as 'set to': 'a small set of tokens' is no plan.
+    clause.hedged = bool(clause.modals) or any(t.low in _HEDGES and t.low != "set" for t in tokens)
     return clause
 
 
@@ -1877,15 +1915,39 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     for cited in claims:
         for marker, governed in cited.clause.modals:
             verb = cited.clause.tokens[governed]
-            if verb.kind != "word" or _purpose_at(cited.clause, marker) or not _verb_like(cited.clause, governed):
+            conjecture = cited.clause.tokens[marker].low in _CONJECTURES
+            caused = next(
+                (
+                    found
+                    for position in range(marker + 1, governed + 1)
+                    if (found := _caused_verb(cited.clause, position)) is not None
+                ),
+                None,
+            )
+            if (
+                verb.kind != "word"
+                or _purpose_at(cited.clause, marker)
+                or not (
+                    conjecture
+                    or caused is not None
+                    or _verb_like(cited.clause, governed)
+                    or _directly_governed(cited.clause, marker, governed)
+                )
+            ):
                 continue
+            verbs = [verb]
+            if caused is not None:
+                verbs.append(cited.clause.tokens[caused])  # 'could let labs stop': the stopping
             for index, token in enumerate(sentence.tokens):
-                if not (token.content and same_word(token, verb)):
+                if not (token.content and any(same_word(token, said) for said in verbs)):
                     continue
+                if any(t.low == "to" for t in sentence.tokens[max(0, index - 3) : index]):
+                    continue  # 'cards to be replaced', 'unable to complete': not reported as done
                 following = cited.clause.tokens[marker + 1].low if marker + 1 < len(cited.clause.tokens) else ""
-                # 'could not complete' reports a past inability, not a possibility.
-                possibility = cited.clause.tokens[marker].low in _POSSIBILITY and following != "not"
-                if not possibility and not _past_at(sentence, index):
+                # 'could not complete' reports a past inability, not a possibility; a proposal or a
+                # hypothesis reported in any tense as what is so is a change of modality.
+                possibility = conjecture or (cited.clause.tokens[marker].low in _POSSIBILITY and following != "not")
+                if not possibility and not _past_at(sentence, index) and not _past_before(sentence, index):
                     continue  # 'opens in March', 'is cutting': the present may report a plan
                 reasons.append(
                     f"modality: the paragraph says '{_phrase(sentence, index)}' as a fact; "
@@ -1894,6 +1956,28 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                 )
                 return reasons
     return reasons
+
+
+def _directly_governed(clause: Clause, marker: int, governed: int) -> bool:
+    """Whether only adverbs and 'be' stand between a modal and its word: 'may partly reflect',
+    'will become generally available'. The word is what the modal hedges."""
+    between = clause.tokens[marker + 1 : governed]
+    return governed > marker and all(
+        t.kind == "word" and (not t.content or t.low.endswith("ly") or t.low in _BE) for t in between
+    )
+
+
+def _caused_verb(clause: Clause, index: int) -> int | None:
+    """The verb a causative brings about: 'let labs stop', 'help teams ship'."""
+    tokens = clause.tokens
+    if tokens[index].low not in _CAUSATIVES:
+        return None
+    for position in range(index + 2, min(len(tokens), index + 5)):
+        if tokens[position].boundary:
+            return None
+        if tokens[position].content and _verb_like(clause, position):
+            return position
+    return None
 
 
 # A claim's 'may help' is not the passage's 'helps', whatever its tense.
@@ -1908,6 +1992,19 @@ def _past_at(clause: Clause, index: int) -> bool:
     if previous & {"has", "have", "had", "was", "were"}:
         return True
     return low.endswith("ed") or low in _VERB_FORMS
+
+
+def _past_before(clause: Clause, index: int) -> bool:
+    """A word reported as done by the verb before it: 'became generally available', 'was
+    fully operational'."""
+    before = index - 1
+    while before >= 0 and clause.tokens[before].low.endswith("ly"):
+        before -= 1
+    previous = clause.tokens[before].low if before >= 0 else ""
+    return previous in _BE_PAST or previous in _VERB_FORMS or (previous.endswith("ed") and len(previous) > 4)
+
+
+_BE_PAST = _forms("was were became")
 
 
 def _purpose_at(clause: Clause, marker: int) -> bool:

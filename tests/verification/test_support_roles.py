@@ -71,6 +71,39 @@ TWINS = [
         "The tutored agents passed 30.7% of the tasks, against 12.4% for the baseline agents.",
         "The baseline agents reached a 30.7% pass rate, while the tutored agents scored 12.4%.",
     ),
+    # Modality: a proposal or hypothesis ('proposes that', 'hypothesize that') reported as so.
+    (
+        "modality",
+        ["Aster Labs proposes that RL environment vendors publish contamination audits for every benchmark they ship."],
+        "RL environment vendors should publish contamination audits for every benchmark they ship, Aster Labs proposes.",
+        "RL environment vendors now publish contamination audits for every benchmark they ship, Aster Labs says.",
+    ),
+    (
+        "modality",
+        ["Researchers hypothesize that entropy collapse in GRPO is driven by a small set of tokens."],
+        "Entropy collapse in GRPO may be driven by a small set of tokens, researchers hypothesize.",
+        "Entropy collapse in GRPO is driven by a small set of tokens, researchers found.",
+    ),
+    # Modality: what a possibility lets someone do ('could let labs stop'), reported as done.
+    (
+        "modality",
+        ["The authors suggest that their fitted curves could let labs stop unpromising runs early."],
+        "Fitted curves could let labs stop unpromising runs early, the authors suggest.",
+        "Using their fitted curves, the authors stopped unpromising runs early.",
+    ),
+    # Modality: the modal's word past an adverb ('may partly reflect') or 'become'.
+    (
+        "modality",
+        ["The authors caution that their gains may partly reflect contamination of the test set."],
+        "Part of the gains may reflect contamination of the test set, the authors caution.",
+        "The authors acknowledge that part of their gains reflects contamination of the test set.",
+    ),
+    (
+        "modality",
+        ["Cobalt AI said its agent platform will become generally available in November 2026."],
+        "Cobalt AI's agent platform is set to become generally available in November 2026, the company said.",
+        "Cobalt AI's agent platform became generally available in November 2026, the company said.",
+    ),
 ]
 
 
@@ -108,3 +141,9 @@ OWNER_PARAPHRASES = [
 def test_figure_said_of_the_same_thing_in_other_words_is_no_swap(claims: list[str], passage: str) -> None:
     result = assess(passage, claims)
     assert not any(reason.startswith("entity swap") for reason in result.reasons), result.reasons
+
+
+def test_an_infinitive_is_not_reported_as_done() -> None:
+    claims = ["The agency said paper cards would be fully replaced by the digital card by December 2025."]
+    result = assess("Paper cards are to be completely replaced by the digital card by December 2025.", claims)
+    assert not any(reason.startswith("modality") for reason in result.reasons), result.reasons
