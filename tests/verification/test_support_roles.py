@@ -75,7 +75,7 @@ TWINS = [
     (
         "modality",
         ["Aster Labs proposes that RL environment vendors publish contamination audits for every benchmark they ship."],
-        "RL environment vendors should publish contamination audits for every benchmark they ship, Aster Labs proposes.",
+        "RL environment vendors should publish contamination audits for each benchmark they ship, Aster Labs proposes.",
         "RL environment vendors now publish contamination audits for every benchmark they ship, Aster Labs says.",
     ),
     (
