@@ -1893,6 +1893,9 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             for position, t in enumerate(cited.clause.tokens)
             if t.content and same_word(sentence.tokens[i], t)
         ]
+        upgraded = _certainty_upgrade(sentence, marker, governed, reported)
+        if upgraded:
+            return [upgraded]
         if not reported or any(cited.clause.hedged for cited, _ in reported):
             continue
         if any(
@@ -1978,6 +1981,30 @@ def _caused_verb(clause: Clause, index: int) -> int | None:
         if tokens[position].content and _verb_like(clause, position):
             return position
     return None
+
+
+_CERTAIN = _forms("will shall 'll")
+
+
+def _certainty_upgrade(sentence: Clause, marker: int, governed: int, reported: list[tuple[Cited, int]]) -> str:
+    """'will exceed 70%' where the claim says 'could exceed 70%': a possibility made a certain
+    forecast. The passage must keep no hint of possibility anywhere ('may', 'could', 'likely')."""
+    if sentence.tokens[marker].low not in _CERTAIN or not sentence.tokens[governed].content:
+        return ""
+    if any(t.low in _POSSIBILITY or t.low in ("likely", "might", "perhaps", "if") for t in sentence.tokens):
+        return ""
+    for cited, position in reported:
+        claim = cited.clause
+        for other_marker, other_governed in claim.modals:
+            if other_governed != position or claim.tokens[other_marker].low not in _POSSIBILITY:
+                continue
+            if not same_word(sentence.tokens[governed], claim.tokens[position]):
+                continue
+            return (
+                f"modality: the paragraph says '{_span(sentence, marker, governed)}' (a certain forecast); "
+                f"{cited.label} says '{_span(claim, other_marker, other_governed)}' (a possibility)"
+            )
+    return ""
 
 
 # A claim's 'may help' is not the passage's 'helps', whatever its tense.

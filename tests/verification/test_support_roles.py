@@ -104,6 +104,13 @@ TWINS = [
         "Cobalt AI's agent platform is set to become generally available in November 2026, the company said.",
         "Cobalt AI's agent platform became generally available in November 2026, the company said.",
     ),
+    # Modality: a possibility ('could exceed') made a certain forecast ('will exceed').
+    (
+        "modality",
+        ["Tally Research says the share of ML teams using GRPO could exceed 70% by 2027."],
+        "The share of ML teams using GRPO may well exceed 70% by 2027, Tally Research says.",
+        "The share of ML teams using GRPO will exceed 70% by 2027, Tally Research says.",
+    ),
 ]
 
 
