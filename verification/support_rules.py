@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -1766,6 +1766,9 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     theirs = _span(cited.clause, other_start, _name_end(cited.clause, other_after, position))
                     reasons.append(f"entity swap: the paragraph says '{mine}'; {_claim_says(cited, theirs)}")
                     return reasons
+    swapped_doer = _doer_swap(sentence, claims, is_real, mentioned)
+    if swapped_doer:
+        return [swapped_doer]
     # Whose figure: the nearest name before a figure, in the passage and in the claim giving it.
     for index, token in enumerate(sentence.tokens):
         if token.kind != "number":
@@ -1795,6 +1798,74 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             f"{_claim_says(cited, _phrase(cited.clause, position, before=5, after=1))}"
         )
     return list(dict.fromkeys(reasons))
+
+
+def _named_doer(clause: Clause, index: int) -> tuple[int, str] | None:
+    """The name that does an active verb: the nearest before it in its clause ('Harbor Capital
+    led', 'JERA agreed to supply'), where and which."""
+    if _passive_at(clause, index):
+        return None
+    tokens = clause.tokens
+    for first, last, span in reversed(clause.names):
+        if last >= index:
+            continue
+        # Only auxiliaries, adverbs and a plan's 'agreed to' between: 'CoreWeave will pay',
+        # 'JERA agreed to supply'; not 'Acme said the country installed'.
+        between = tokens[last + 1 : index]
+        if any(
+            not (t.low in _AUXILIARIES or t.low in _ADVERBS or t.low in _BE or t.low in _PLAN_WORDS or t.low == "now")
+            for t in between
+        ):
+            return None
+        if tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'":
+            return None  # 'Cobalt AI's platform became': the owner, not the doer
+        return first, span
+    return None
+
+
+def _owner_in(clause: Clause, name: str) -> bool:
+    tokens = clause.tokens
+    return any(
+        _same_name(span, name)
+        and (tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'")
+        for _, last, span in clause.names
+    )
+
+
+def _same_name(one: str, other: str) -> bool:
+    return one == other or one in other or other in one or not set(one.split()).isdisjoint(other.split())
+
+
+def _doer_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool], mentioned: str) -> str:
+    """The same verb done by another of the claims' names: 'Harbor Capital led the round, with
+    Kinetic Ventures participating' where a claim says 'Kinetic Ventures led the round'. No claim
+    may give the verb to the passage's doer; speech and light verbs say nothing of roles."""
+    for index in _verbs(sentence):
+        token = sentence.tokens[index]
+        following = sentence.tokens[index + 1].low if index + 1 < len(sentence.tokens) else ""
+        if token.low in _SPEECH or token.stem in LIGHT or following == "to":
+            continue  # 'agreed to be acquired': the verb after 'to' has the roles
+        doer = _named_doer(sentence, index)
+        if doer is None or not is_real(doer[1]) or doer[1] not in mentioned:
+            continue
+        others = []
+        for cited in claims:
+            for position in _same_words(cited.clause, token):
+                if position not in _verbs(cited.clause):
+                    continue
+                theirs = _named_doer(cited.clause, position)
+                if theirs is not None:
+                    others.append((cited, position, theirs))
+        if not others or any(_same_name(doer[1], theirs[1]) for _, _, theirs in others):
+            continue
+        cited, position, theirs = others[0]
+        if not is_real(theirs[1]) or _owner_in(sentence, theirs[1]):
+            continue  # 'Corvid Health licensed Ivy Labs' model': the claim's doer owns what is done to
+        return (
+            f"entity swap: the paragraph says '{_span(sentence, doer[0], index)}'; "
+            f"{_claim_says(cited, _span(cited.clause, theirs[0], position))}"
+        )
+    return ""
 
 
 def _verbs(clause: Clause) -> list[int]:

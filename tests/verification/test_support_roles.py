@@ -111,6 +111,25 @@ TWINS = [
         "The share of ML teams using GRPO may well exceed 70% by 2027, Tally Research says.",
         "The share of ML teams using GRPO will exceed 70% by 2027, Tally Research says.",
     ),
+    # Entity swap: the same verb done by another of the claims' names.
+    (
+        "entity swap",
+        ["Kinetic Ventures led Trellis AI's $210 million Series C round, with participation from Harbor Capital."],
+        "Trellis AI's $210 million Series C was led by Kinetic Ventures, with Harbor Capital taking part.",
+        "Harbor Capital led Trellis AI's $210 million Series C, with Kinetic Ventures participating.",
+    ),
+    (
+        "entity swap",
+        ["Shell agreed to supply liquefied natural gas to Japan's JERA under a 10-year deal."],
+        "Under a 10-year deal, Shell agreed to supply liquefied natural gas to Japan's JERA.",
+        "Under a 10-year deal, Japan's JERA agreed to supply liquefied natural gas to Shell.",
+    ),
+    (
+        "entity swap",
+        ["The authors report that Muon converged faster than AdamW, while Lion diverged in two of five seeds."],
+        "Muon converged faster than AdamW, the authors report, while Lion diverged in two of five seeds.",
+        "Muon converged faster than AdamW, the authors report, while AdamW diverged in two of five seeds.",
+    ),
 ]
 
 
