@@ -1774,7 +1774,15 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         if token.kind != "number":
             continue
         owner = next(
-            (span for first, last, span in reversed(sentence.names) if last < index and index - last <= 8), None
+            (
+                span
+                for first, last, span in reversed(sentence.names)
+                if last < index
+                and index - last <= 8
+                # 'trust AI tools, though 84% use them': the name is another clause's
+                and not any(t.boundary for t in sentence.tokens[last + 1 : index])
+            ),
+            None,
         )
         if not is_real(owner):
             continue
@@ -1950,8 +1958,9 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     """
     reasons = []
     for marker, governed in sentence.modals:
-        if _purpose_at(sentence, marker):
-            continue
+        following = sentence.tokens[marker + 1].low if marker + 1 < len(sentence.tokens) else ""
+        if _purpose_at(sentence, marker) or (sentence.tokens[marker].low == "could" and following == "not"):
+            continue  # 'could not find clear evidence': a past inability, reported as a result
         # The forecast's own verb, reported by a claim as done: 'will lower the cost' against
         # 'lowered the cost'. A verb no claim has is the new-predicate rule's.
         # The governed verb, and the first telling word after it ('will lower the cost of labelling').
@@ -2480,6 +2489,28 @@ def _plural_noun_at(clause: Clause, index: int) -> bool:
     return token.low[:-1] not in _BASE_VERBS and token.low[:-2] not in _BASE_VERBS  # 'Acme sues' is a verb
 
 
+def _nominal_at(clause: Clause, index: int, subject: list[int]) -> bool:
+    """Whether a verb-like word and the words before it are a noun phrase, not a doer and its
+    verb: 'the number of steps needed to reach' (a preposition before the 'doer'), 'model-
+    generated tests stood in' (the '-s' word is the subject of the verb after it)."""
+    tokens = clause.tokens
+    before = min(subject) - 1
+    while before >= 0 and tokens[before].low in _DETERMINERS:
+        before -= 1
+    if before >= 0 and tokens[before].low in _PREPOSITIONS:
+        return True
+    low = tokens[index].low
+    following = index + 1
+    return (
+        low.endswith("s")
+        and not low.endswith("ss")
+        and following < len(tokens)
+        and tokens[following].content
+        and not tokens[following].low.endswith("s")
+        and _verb_like(clause, following)
+    )
+
+
 def _doers(clause: Clause) -> list[tuple[int, list[int]]]:
     """Each active verb of a clause with the words right before it (its doer), once a clause."""
     if clause.doers is None:
@@ -2495,7 +2526,7 @@ def _doers(clause: Clause) -> list[tuple[int, list[int]]]:
             ):
                 continue
             subject = _subject(clause, index)
-            if subject:
+            if subject and not _nominal_at(clause, index, subject):
                 clause.doers.append((index, subject))
     return clause.doers
 
@@ -2620,7 +2651,11 @@ def _owns_elsewhere(sentence: Clause, index: int, theirs: frozenset[str]) -> boo
         figure = token.kind == "number" or token.low in NUMBER_WORDS or token.low == "zero"
         if position != index and figure and theirs & _owner(sentence, position):
             return True
-    after = {t.stem for t in tokens[index + 1 : _clause_end(tokens, index + 1)] if t.content}
+    # 'against 97 for SkillForge agents', '97 minutes for the baseline': whose, after 'for'.
+    marker = next((i for i in range(index + 1, min(len(tokens), index + 4)) if tokens[i].low == "for"), None)
+    if marker is None:
+        return False
+    after = {t.stem for t in tokens[marker + 1 : _clause_end(tokens, marker + 1)] if t.content}
     return bool(theirs & after)
 
 
@@ -2632,7 +2667,7 @@ def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     Owners are compared by the words that tell a claim's figures apart: in 'the planner agents
     reached 30.7%, the baseline agents 12.4%', 'planner' and 'baseline', not 'agents'."""
     for index, token in enumerate(sentence.tokens):
-        if token.kind != "number" or _YEAR.fullmatch(token.text) or _sized(sentence, index):
+        if token.kind != "number" or _YEAR.fullmatch(_number_value(token)) or _sized(sentence, index):
             continue  # a year dates a sentence; it is no one's figure
         mine = _owner(sentence, index)
         if not mine:
@@ -2670,7 +2705,7 @@ def _told_apart(claim: Clause, position: int) -> tuple[frozenset[str], list[froz
         if i != position
         and (t.kind == "number" or t.low in NUMBER_WORDS or t.low == "zero")
         and not (t.start and claim.text[t.start - 1] in "-.")  # not 'Lumen-7'
-        and not _YEAR.fullmatch(t.text)
+        and not _YEAR.fullmatch(_number_value(t))
         and not _sized(claim, i)  # not 'a 17B model'
     ]
     theirs = _owner(claim, position)

@@ -130,6 +130,22 @@ TWINS = [
         "Muon converged faster than AdamW, the authors report, while Lion diverged in two of five seeds.",
         "Muon converged faster than AdamW, the authors report, while AdamW diverged in two of five seeds.",
     ),
+    # Entity swap, who did it: a noun phrase ('the number of steps needed', 'generated tests
+    # stood in') is no doer and its verb; a real exchange of doers still is.
+    (
+        "entity swap",
+        ["In a preprint, Refract cut the number of steps needed to reach 70% on MBPP relative to AdamW."],
+        "AdamW needed more steps than Refract to reach 70% on MBPP, per the preprint.",
+        "In a preprint, AdamW cut the number of steps needed to reach 70% on MBPP relative to Refract.",
+    ),
+    # Modality: 'could not find' reports a past inability, as 'found no' does.
+    (
+        "modality",
+        ["A Cochrane review of 12 trials found no clear evidence that vitamin D supplements reduce infections."],
+        "Pooling 12 trials, Cochrane reviewers could not find clear evidence that vitamin D supplements reduce "
+        "infections.",
+        "Pooling 12 trials, Cochrane reviewers will find clear evidence that vitamin D supplements reduce infections.",
+    ),
 ]
 
 
@@ -155,6 +171,14 @@ OWNER_PARAPHRASES = [
         ],
         "Each of the 11 frontier models evaluated by the authors stayed below 20% on tasks that need over 200 "
         "tool calls.",
+    ),
+    (
+        ["Analysts said capital expenditure totalled $112 billion in the third quarter of 2025."],
+        "Capital spending came to $112 billion in Q3 2025, analysts said.",
+    ),
+    (
+        ["A survey of 49,000 developers found 84% were using AI tools, but only 33% trusted their output."],
+        "Just 33% of developers trust the output of AI tools, though 84% use them, the survey of 49,000 found.",
     ),
     (
         ["The study finds that final performance of a 17B model could be predicted within 2% from early runs."],
