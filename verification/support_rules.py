@@ -2163,6 +2163,8 @@ def _verb_like(clause: Clause, index: int) -> bool:
     for suffix in ("s", "es", "ed", "d", "ing"):
         if low.endswith(suffix) and low[: -len(suffix)] in _BASE_VERBS:
             return True
+    if low.endswith("ing") and low[:-3] + "e" in _BASE_VERBS:
+        return True  # 'retiring', 'closing'
     if low.endswith("ied") and low[:-3] + "y" in _BASE_VERBS:
         return True
     if low.endswith("s") and not low.endswith("ss") and index > 0 and tokens[index - 1].name:
@@ -2295,6 +2297,8 @@ def _event_verb(clause: Clause, index: int) -> bool:
                 break
         if not known and low.endswith("ied") and low[:-3] + "y" in _BASE_VERBS:
             known, form = True, "ed"
+        if not known and low.endswith("ing") and low[:-3] + "e" in _BASE_VERBS:
+            known, form = True, "ing"
         if not known and low in _BASE_VERBS:
             known, form = True, "plain"
         if not known and len(low) > 5 and low[:-2] in _BASE_VERBS and low.endswith("ed"):
@@ -2305,10 +2309,39 @@ def _event_verb(clause: Clause, index: int) -> bool:
         return True  # 'sold', 'blamed'
     after_auxiliary = previous is not None and (previous.low in _AUXILIARIES or previous.low in _BE)
     if form == "ing":
-        return previous is not None and (previous.low in _BE or previous.low == "by")
+        # 'is selling', 'by selling', 'recommends retiring': what is done, or urged to be done.
+        return previous is not None and (previous.low in _BE or previous.low == "by" or previous.low in _GERUND_TAKERS)
     if form in ("s", "es"):
         return previous is not None and (previous.name or previous.low in _PRONOUNS)
-    return after_auxiliary
+    # 'lets teams train': the verb a causative brings about; 'the authors blame': a plain verb
+    # after its plural subject.
+    caused = index > 1 and tokens[index - 2].low in _CAUSATIVES
+    return after_auxiliary or caused or (previous is not None and _plural_subject(clause, index - 1))
+
+
+# Verbs whose object is a gerund: the gerund is what the sentence says is done or urged.
+_GERUND_TAKERS = _forms(
+    "recommend recommends recommended suggest suggests suggested propose proposes proposed began begun begin "
+    "begins start starts started stop stops stopped avoid avoids avoided consider considers considered"
+)
+
+
+def _plural_subject(clause: Clause, index: int) -> bool:
+    """A plural noun that can be a verb's subject: 'the authors', 'regulators'; not a verb form
+    itself ('sells') and not the sentence's first word (a name or a noun the rules cannot tell)."""
+    token = clause.tokens[index]
+    low = token.low
+    return (
+        index > 0
+        and token.kind == "word"
+        and len(low) > 3
+        and not token.name
+        and low.endswith("s")
+        and not low.endswith("ss")
+        and low[:-1] not in _BASE_VERBS
+        and low[:-2] not in _BASE_VERBS
+        and (clause.tokens[index - 1].low in _DETERMINERS or clause.tokens[index - 1].name)
+    )
 
 
 def _nearest(sentence: Clause, first: int, end: int, claims: Sequence[Cited]) -> str:
@@ -2388,7 +2421,14 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             )
             index = end
             continue
-        if (governed or passive) and POLARITY.get(token.low) not in backing.polarities and _event_verb(sentence, index):
+        # Urged or brought about ('recommends retiring 14 benchmarks', 'lets teams train'): the
+        # verb is the assertion even when the claims name what it is done to.
+        urged = index > 0 and (tokens[index - 1].low in _GERUND_TAKERS or tokens[index - 2].low in _CAUSATIVES)
+        if (
+            (governed or passive or urged)
+            and POLARITY.get(token.low) not in backing.polarities
+            and _event_verb(sentence, index)
+        ):
             # What happened, in a verb no claim has nor a synonym of: the sentence's assertion
             # is new however many of its topic words the claims share ('has sold its Nevada
             # solar farm' against 'will build a solar farm in Nevada').
@@ -2401,7 +2441,9 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             )
             index = end
             continue
-        index = end
+        # 'lets teams train', 'recommends retiring': the verb a causative or a verb of advice
+        # governs may be the assertion.
+        index = index + 1 if token.low in _CAUSATIVES or token.low in _GERUND_TAKERS else end
     return reasons
 
 

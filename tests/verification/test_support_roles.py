@@ -146,6 +146,27 @@ TWINS = [
         "infections.",
         "Pooling 12 trials, Cochrane reviewers will find clear evidence that vitamin D supplements reduce infections.",
     ),
+    # New predicates: a gerund after a verb of advice, a verb after a causative's object, a plain
+    # verb after its plural subject: each what the sentence asserts.
+    (
+        "new predicate",
+        ["The EnvAudit report found contamination in 14 of 120 popular agent benchmarks."],
+        "The EnvAudit report found 14 of 120 popular agent benchmarks contaminated.",
+        "The EnvAudit report recommends retiring 14 of 120 popular agent benchmarks because of contamination.",
+    ),
+    (
+        "new predicate",
+        ["Helix AI says VeriKit supports unit-test, regex and judge verifiers in a single configuration file."],
+        "VeriKit supports unit-test, regex and judge verifiers in one configuration file, Helix AI says.",
+        "Helix AI says VeriKit lets teams train reward models from unit-test, regex and judge verifiers in a "
+        "single configuration file.",
+    ),
+    (
+        "new predicate",
+        ["The authors found that all 11 frontier models scored below 20% on long tasks."],
+        "All 11 frontier models scored below 20% on long tasks, the authors found.",
+        "The authors blame context rot for the sub-20% scores of all 11 frontier models on long tasks.",
+    ),
 ]
 
 
