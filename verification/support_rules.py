@@ -591,14 +591,23 @@ def _mark_names(clause: Clause) -> None:
             and bare not in _ORDINAL_WORDS
         ):
             last = index
-            while (
-                last + 1 < len(tokens)
-                and tokens[last + 1].kind == "word"
-                and tokens[last + 1].text[0].isupper()
-                and tokens[last + 1].low not in lex.STOPWORDS
-                and not tokens[last].low.endswith("'s")
-            ):
-                last += 1
+            while last + 1 < len(tokens) and not tokens[last].low.endswith("'s"):
+                following = tokens[last + 1]
+                if (
+                    following.kind == "word" and following.text[0].isupper() and following.low not in lex.STOPWORDS
+                ) or _glued(clause.text, tokens[last], following):
+                    last += 1  # 'Delmar Chemicals', 'GPT-4.5', 'KRM-8B', 'Llama-3.1-70B-Instruct'
+                elif (
+                    following.kind == "number"
+                    and last + 2 < len(tokens)
+                    and tokens[last + 2].kind == "word"
+                    and tokens[last + 2].text[0].isupper()
+                    and tokens[last + 2].low not in lex.STOPWORDS
+                    and tokens[last + 2].low not in MONTHS
+                ):
+                    last += 2  # 'Gemini 2.5 Pro', 'Claude 3.5 Sonnet'
+                else:
+                    break
             span = " ".join((t.low[:-2] if t.low.endswith("'s") else t.low) for t in tokens[index : last + 1])
             for t in tokens[index : last + 1]:
                 t.name = True
@@ -606,6 +615,14 @@ def _mark_names(clause: Clause) -> None:
             index = last + 1
         else:
             index += 1
+
+
+def _glued(text: str, previous: Token, token: Token) -> bool:
+    """A version, size or suffix written onto a name: '-4.5', '-8B', '-Instruct', '3'."""
+    joint = text[previous.end : token.start]
+    if token.kind == "punct" or joint not in ("", "-", "."):
+        return False
+    return token.kind == "number" or joint == "" or token.text[0].isupper() or token.text[0].isdigit()
 
 
 def _mark_negation(tokens: list[Token]) -> None:
@@ -1700,6 +1717,13 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
 # Entities ------------------------------------------------------------------------------------
 
 
+_SPACING = re.compile(r"[-.' ]")
+
+
+def _compact(name: str) -> str:
+    return _SPACING.sub("", name)
+
+
 def _mentions(clause: Clause, name: str) -> bool:
     return any(span == name or name in span or span in name for _, _, span in clause.names)
 
@@ -1713,10 +1737,12 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     real = real_names(sentence).union(*(real_names(cited.clause) for cited in claims))
 
     known: dict[str | None, bool] = {None: False}
+    compact_real = {_compact(name) for name in real}
 
     def is_real(span: str | None) -> bool:
         if span not in known:
-            known[span] = any(part in real for part in span.split())  # type: ignore[union-attr]
+            # 'gpt 4.5' as the rules spell 'GPT-4.5'
+            known[span] = any(part in real for part in span.split()) or _compact(span) in compact_real  # type: ignore[union-attr,arg-type]
         return known[span]
 
     mentioned = " ".join(span for cited in claims for _, _, span in cited.clause.names)
@@ -1766,13 +1792,13 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     theirs = _span(cited.clause, other_start, _name_end(cited.clause, other_after, position))
                     reasons.append(f"entity swap: the paragraph says '{mine}'; {_claim_says(cited, theirs)}")
                     return reasons
-    swapped_doer = _doer_swap(sentence, claims, is_real, mentioned)
+    swapped_doer = _doer_swap(sentence, claims, is_real, mentioned) or _rank_swap(sentence, claims, is_real, mentioned)
     if swapped_doer:
         return [swapped_doer]
     # Whose figure: the nearest name before a figure, in the passage and in the claim giving it.
     for index, token in enumerate(sentence.tokens):
-        if token.kind != "number":
-            continue
+        if token.kind != "number" or token.name:
+            continue  # a number inside a name ('Loom-13B') is no one's figure
         owner = next(
             (
                 span
@@ -1841,7 +1867,10 @@ def _owner_in(clause: Clause, name: str) -> bool:
 
 
 def _same_name(one: str, other: str) -> bool:
-    return one == other or one in other or other in one or not set(one.split()).isdisjoint(other.split())
+    if one == other or one in other or other in one:
+        return True
+    # A shared word, not a shared size letter or version: 'nw rm 12 b' is not 'krm 8 b'.
+    return not {part for part in one.split() if len(part) > 1 and not part[0].isdigit()}.isdisjoint(other.split())
 
 
 def _doer_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool], mentioned: str) -> str:
@@ -1876,6 +1905,54 @@ def _doer_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str
     return ""
 
 
+# Places in a ranking, and the words between a name and its place ('Denmark second', 'Korea
+# in second place', 'Gemini 2.5 Pro ranked first', 'GPT-4.5 took first place').
+_PLACES_IN_RANK = _forms("first second third fourth fifth top")
+_RANK_LINKS = _forms("took take takes ranked ranks came comes placed finished finishes was is were in at the its")
+
+
+def _place_holder(clause: Clause, index: int) -> tuple[int, str] | None:
+    tokens = clause.tokens
+    for first, last, span in reversed(clause.names):
+        if last >= index:
+            continue
+        between = tokens[last + 1 : index]
+        if len(between) > 4 or any(
+            t.boundary or not (t.kind == "number" or t.low in _RANK_LINKS or t.name) for t in between
+        ):
+            return None
+        if tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'":
+            return None  # 'Acme's first product': an owner, not a place
+        return first, span
+    return None
+
+
+def _rank_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool], mentioned: str) -> str:
+    """A place in a ranking given to another of the claims' names: 'Denmark topped the index,
+    with Korea in second place' where a claim ranks 'Korea first and Denmark second'."""
+    for index, token in enumerate(sentence.tokens):
+        if token.low not in _PLACES_IN_RANK:
+            continue
+        holder = _place_holder(sentence, index)
+        if holder is None or not is_real(holder[1]) or holder[1] not in mentioned:
+            continue
+        others = [
+            (cited, position, theirs)
+            for cited in claims
+            for position, other in enumerate(cited.clause.tokens)
+            if other.low == token.low and (theirs := _place_holder(cited.clause, position)) is not None
+        ]
+        if not others or any(_same_name(holder[1], theirs[1]) for _, _, theirs in others):
+            continue
+        cited, position, theirs = others[0]
+        if is_real(theirs[1]) and _mentions(sentence, theirs[1]):
+            return (
+                f"entity swap: the paragraph says '{_span(sentence, holder[0], index)}'; "
+                f"{_claim_says(cited, _span(cited.clause, theirs[0], position))}"
+            )
+    return ""
+
+
 def _verbs(clause: Clause) -> list[int]:
     """Where the clause's verbs stand that may carry roles: content words, not names, not a
     noun between a possessive and its name."""
@@ -1883,7 +1960,11 @@ def _verbs(clause: Clause) -> list[int]:
         clause.verbs = [
             index
             for index, token in enumerate(clause.tokens)
-            if token.content and not token.name and not _possessive_at(clause, index) and _verb_like(clause, index)
+            if token.content
+            and not token.name
+            and not _possessive_at(clause, index)
+            and clause.text[token.end : token.end + 1] != "-"  # 'fine-tuning', 'sim-trained': a modifier
+            and _verb_like(clause, index)
         ]
     return clause.verbs
 

@@ -167,6 +167,26 @@ TWINS = [
         "All 11 frontier models scored below 20% on long tasks, the authors found.",
         "The authors blame context rot for the sub-20% scores of all 11 frontier models on long tasks.",
     ),
+    # Entity swap: a place in a ranking given to another of the claims' names.
+    (
+        "entity swap",
+        ["The OECD's 2023 Digital Government Index ranked Korea first and Denmark second."],
+        "Korea topped the OECD's 2023 Digital Government Index, with Denmark in second place.",
+        "Denmark topped the OECD's 2023 Digital Government Index, with Korea in second place.",
+    ),
+    # Entity swap: names with versions and sizes are one name each ('Gemini 2.5 Pro', 'KRM-8B').
+    (
+        "entity swap",
+        ["The maintainers say Claude Opus 4 took first place on the hardest tier, ahead of Gemini 2.5 Pro."],
+        "On the hardest tier, Claude Opus 4 took first place, ahead of Gemini 2.5 Pro, the maintainers say.",
+        "On the hardest tier, Gemini 2.5 Pro took first place, ahead of Claude Opus 4, the maintainers say.",
+    ),
+    (
+        "entity swap",
+        ["The leaderboard ranks Northwind's NW-RM-12B first, ahead of Kite Labs' KRM-8B in second place."],
+        "Northwind's NW-RM-12B tops the leaderboard, with Kite Labs' KRM-8B in second.",
+        "Kite Labs' KRM-8B tops the leaderboard, with Northwind's NW-RM-12B in second.",
+    ),
 ]
 
 
@@ -200,6 +220,10 @@ OWNER_PARAPHRASES = [
     (
         ["A survey of 49,000 developers found 84% were using AI tools, but only 33% trusted their output."],
         "Just 33% of developers trust the output of AI tools, though 84% use them, the survey of 49,000 found.",
+    ),
+    (
+        ["Luma Research says Loom-13B was trained on data from its own checkpoints, with no SFT examples."],
+        "No SFT examples went into Loom-13B, Luma Research says; its training data came from its own checkpoints.",
     ),
     (
         ["The study finds that final performance of a 17B model could be predicted within 2% from early runs."],
