@@ -1792,7 +1792,11 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     theirs = _span(cited.clause, other_start, _name_end(cited.clause, other_after, position))
                     reasons.append(f"entity swap: the paragraph says '{mine}'; {_claim_says(cited, theirs)}")
                     return reasons
-    swapped_doer = _doer_swap(sentence, claims, is_real, mentioned) or _rank_swap(sentence, claims, is_real, mentioned)
+    swapped_doer = (
+        _doer_swap(sentence, claims, is_real, mentioned)
+        or _rank_swap(sentence, claims, is_real, mentioned)
+        or _object_swap(sentence, claims, is_real, mentioned)
+    )
     if swapped_doer:
         return [swapped_doer]
     # Whose figure: the nearest name before a figure, in the passage and in the claim giving it.
@@ -1869,8 +1873,10 @@ def _owner_in(clause: Clause, name: str) -> bool:
 def _same_name(one: str, other: str) -> bool:
     if one == other or one in other or other in one:
         return True
-    # A shared word, not a shared size letter or version: 'nw rm 12 b' is not 'krm 8 b'.
-    return not {part for part in one.split() if len(part) > 1 and not part[0].isdigit()}.isdisjoint(other.split())
+    # The words of one within the other, or the same first word: 'Harbor Capital' and 'Harbor',
+    # not 'Mayo Clinic' and 'Cleveland Clinic', nor 'NW-RM-12B' and 'KRM-8B' (a size letter).
+    mine, theirs = ({part for part in name.split() if len(part) > 1 and not part[0].isdigit()} for name in (one, other))
+    return bool(mine and theirs) and (mine <= theirs or theirs <= mine or one.split()[0] == other.split()[0])
 
 
 def _doer_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool], mentioned: str) -> str:
@@ -1949,6 +1955,69 @@ def _rank_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str
             return (
                 f"entity swap: the paragraph says '{_span(sentence, holder[0], index)}'; "
                 f"{_claim_says(cited, _span(cited.clause, theirs[0], position))}"
+            )
+    return ""
+
+
+_ROLE_PREPOSITIONS = _forms("from for to against by with")
+_POSSESSIVES = _forms("its their his her our your")
+
+
+def _prepositional_names(clause: Clause) -> list[tuple[str, int, str]]:
+    """Each name after a preposition, with what it is said of: the word or figure before the
+    preposition ('cohort from the Mayo Clinic', '97 minutes for ReAct agents', 'gas to Shell')."""
+    found = []
+    tokens = clause.tokens
+    for first, last, span in clause.names:
+        if tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'":
+            continue  # 'for Cobalt AI's platform': an owner, not the one the role is given to
+        at = first - 1
+        while at >= 0 and tokens[at].low in _DETERMINERS:
+            if tokens[at].low in _POSSESSIVES:
+                break  # 'for its Foundry platform': the owner is another name
+            at -= 1
+        if at < 1 or tokens[at].low not in _ROLE_PREPOSITIONS:
+            continue
+        anchor = at - 1
+        if tokens[anchor].kind == "word" and not tokens[anchor].content and anchor > 0:
+            anchor -= 1
+        head = tokens[anchor]
+        if head.name or head.boundary:
+            continue
+        if head.kind == "number":
+            key = _number_value(head)
+        elif head.content:
+            key = head.key
+            if anchor > 0 and tokens[anchor - 1].kind == "number":
+                key = f"{_number_value(tokens[anchor - 1])} {key}"  # '14 seconds with NCCL'
+        else:
+            continue
+        found.append((f"{key} {tokens[at].low}", first, span))
+    return found
+
+
+def _object_swap(
+    sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool], mentioned: str
+) -> str:
+    """The same role, after the same word and preposition, given to another of the claims'
+    names that the passage names elsewhere: 'a validation cohort from the Mayo Clinic' where a
+    claim has 'a validation cohort from Cleveland Clinic' and the Mayo Clinic elsewhere."""
+    for key, first, span in _prepositional_names(sentence):
+        if not is_real(span) or span not in mentioned:
+            continue
+        theirs = [
+            (cited, other_first, other)
+            for cited in claims
+            for other_key, other_first, other in _prepositional_names(cited.clause)
+            if other_key == key
+        ]
+        if not theirs or any(_same_name(span, other) for _, _, other in theirs):
+            continue
+        cited, other_first, other = theirs[0]
+        if is_real(other) and _mentions(sentence, other):
+            return (
+                f"entity swap: the paragraph says '{_phrase(sentence, first, before=3, after=2)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, other_first, before=3, after=2))}"
             )
     return ""
 

@@ -187,6 +187,13 @@ TWINS = [
         "Northwind's NW-RM-12B tops the leaderboard, with Kite Labs' KRM-8B in second.",
         "Kite Labs' KRM-8B tops the leaderboard, with Northwind's NW-RM-12B in second.",
     ),
+    # Entity swap: the same role after the same word and preposition ('cohort from X').
+    (
+        "entity swap",
+        ["The Mayo Clinic said its ECG algorithm reached an AUC of 0.93 in a validation cohort from Cleveland Clinic."],
+        "The Mayo Clinic's ECG algorithm reached an AUC of 0.93 in a validation cohort from Cleveland Clinic.",
+        "Cleveland Clinic's ECG algorithm reached an AUC of 0.93 in a validation cohort from the Mayo Clinic.",
+    ),
 ]
 
 
@@ -224,6 +231,14 @@ OWNER_PARAPHRASES = [
     (
         ["Luma Research says Loom-13B was trained on data from its own checkpoints, with no SFT examples."],
         "No SFT examples went into Loom-13B, Luma Research says; its training data came from its own checkpoints.",
+    ),
+    (
+        ["The preprint reports weight syncing takes 1.9 seconds with ShardSync, down from 14 seconds with NCCL."],
+        "Syncing weights takes 1.9 seconds with ShardSync, versus 14 seconds using NCCL, the preprint reports.",
+    ),
+    (
+        ["Cobalt AI said the waitlist for its Foundry agent platform exceeded 50,000 companies."],
+        "More than 50,000 companies were on the waitlist for Cobalt AI's Foundry agent platform, the company said.",
     ),
     (
         ["The study finds that final performance of a 17B model could be predicted within 2% from early runs."],
