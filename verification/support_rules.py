@@ -2549,7 +2549,9 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             and tokens[i].low not in NUMBER_WORDS  # counts are the figure rule's
             and not backing.backs(tokens[i].stem)
         ]
-        governed = [i for i in new if _object_like(tokens[i]) and not _verb_like(sentence, i)]
+        # After the verb, an -s word right after a name is a plural noun ('switched GPU
+        # suppliers'), not a verb of that name's.
+        governed = [i for i in new if _object_like(tokens[i]) and (not _verb_like(sentence, i) or tokens[i - 1].name)]
         before = index - 1
         while before > 0 and (tokens[before].low in _ADVERBS or tokens[before].low == "now"):
             before -= 1  # 'is now approved'

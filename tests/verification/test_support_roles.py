@@ -194,6 +194,13 @@ TWINS = [
         "The Mayo Clinic's ECG algorithm reached an AUC of 0.93 in a validation cohort from Cleveland Clinic.",
         "Cleveland Clinic's ECG algorithm reached an AUC of 0.93 in a validation cohort from the Mayo Clinic.",
     ),
+    # New predicates: an -s word after a name, past the verb, is a plural noun it governs.
+    (
+        "new predicate",
+        ["Ironbark AI reports that its training run lost 6% of total time to hardware failures."],
+        "Hardware failures cost Ironbark AI's training run 6% of total time, the company reports.",
+        "Ironbark AI reports that it switched GPU suppliers after hardware failures cost its run 6% of total time.",
+    ),
 ]
 
 
