@@ -711,6 +711,17 @@ def _mark_modals(clause: Clause) -> None:
         if token.kind != "word":
             continue
         following = tokens[index + 1].low if index + 1 < len(tokens) else ""
+        if (
+            token.low in _FORECASTING
+            and index > 0
+            and (tokens[index - 1].name or tokens[index - 1].low in _PRONOUNS)
+            and following not in ("to", "that", ",")
+            and index + 1 < len(tokens)
+            and not tokens[index + 1].boundary
+        ):
+            # 'Quarry AI projects Q3 revenue of $84 million': a forecast of what follows.
+            clause.modals.append((index, _governed(tokens, index)))
+            continue
         if token.low in _CONJECTURES and following == "that":
             # 'proposes that vendors publish', 'hypothesize that collapse is driven': what the
             # that-clause says is put forward, not found.
@@ -768,6 +779,9 @@ def _governed(tokens: list[Token], index: int) -> int:
         index,
     )
 
+
+# Verbs that forecast their object: 'projects revenue of', 'forecasts a loss'.
+_FORECASTING = _forms("projects projected forecasts forecast forecasted predicts anticipates anticipated expects")
 
 # Verbs that put a that-clause forward as an idea, a hypothesis or advice, not as a finding.
 _CONJECTURES = _forms(

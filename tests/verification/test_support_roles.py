@@ -201,6 +201,13 @@ TWINS = [
         "Hardware failures cost Ironbark AI's training run 6% of total time, the company reports.",
         "Ironbark AI reports that it switched GPU suppliers after hardware failures cost its run 6% of total time.",
     ),
+    # Modality: a forecasting verb ('projects revenue of') where the claim reports the result.
+    (
+        "modality",
+        ["Quarry AI reported Q3 2026 revenue of $84 million, up 70% from a year earlier."],
+        "Quarry AI's Q3 2026 revenue came to $84 million, up 70% from a year earlier, the company reported.",
+        "Quarry AI projects Q3 2026 revenue of $84 million, which would be up 70% from a year earlier.",
+    ),
 ]
 
 
