@@ -598,6 +598,10 @@ def _mark_names(clause: Clause) -> None:
                 ) or _glued(clause.text, tokens[last], following):
                     last += 1  # 'Delmar Chemicals', 'GPT-4.5', 'KRM-8B', 'Llama-3.1-70B-Instruct'
                 elif (
+                    following.kind == "number" and _VERSION.fullmatch(following.text) and not _counts(tokens, last + 2)
+                ):
+                    last += 1  # 'Claude Sonnet 4 used', 'Grok 3'
+                elif (
                     following.kind == "number"
                     and last + 2 < len(tokens)
                     and tokens[last + 2].kind == "word"
@@ -615,6 +619,17 @@ def _mark_names(clause: Clause) -> None:
             index = last + 1
         else:
             index += 1
+
+
+# A version after a name ('Claude Opus 4', 'Grok 3.5'), unless the number counts what follows.
+_VERSION = re.compile(r"\d{1,2}(?:\.\d)?")
+_COUNTED = _forms(
+    "percent per point points million billion trillion times years months weeks days hours minutes seconds people of"
+)
+
+
+def _counts(tokens: list[Token], index: int) -> bool:
+    return index < len(tokens) and (tokens[index].low in _COUNTED or tokens[index].low in NUMBER_WORDS)
 
 
 def _glued(text: str, previous: Token, token: Token) -> bool:
@@ -1858,6 +1873,12 @@ def _named_doer(clause: Clause, index: int) -> tuple[int, str] | None:
     if _passive_at(clause, index):
         return None
     tokens = clause.tokens
+    if tokens[index].low.endswith("ing") and index > 0 and tokens[index - 1].low == ",":
+        # 'Accenture won the contract, beating Booz Allen': the sentence's doer does it too.
+        opener = clause.names[0] if clause.names else None
+        if opener is not None and opener[0] == 0 and opener[1] + 1 < index and _verb_like(clause, opener[1] + 1):
+            return opener[0], opener[2]
+        return None
     for first, last, span in reversed(clause.names):
         if last >= index:
             continue
@@ -1919,10 +1940,18 @@ def _doer_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str
         if not is_real(theirs[1]) or _owner_in(sentence, theirs[1]):
             continue  # 'Corvid Health licensed Ivy Labs' model': the claim's doer owns what is done to
         return (
-            f"entity swap: the paragraph says '{_span(sentence, doer[0], index)}'; "
-            f"{_claim_says(cited, _span(cited.clause, theirs[0], position))}"
+            f"entity swap: the paragraph says '{_doer_quote(sentence, doer[0], index)}'; "
+            f"{_claim_says(cited, _doer_quote(cited.clause, theirs[0], position))}"
         )
     return ""
+
+
+def _doer_quote(clause: Clause, first: int, verb: int) -> str:
+    """'Harbor Capital led'; a doer far from its verb as 'Accenture Federal Services … beating'."""
+    if verb - first <= 8:
+        return _span(clause, first, verb)
+    last = next(last for start, last, _ in clause.names if start == first)
+    return f"{_span(clause, first, last)} \u2026 {_span(clause, verb, verb)}"
 
 
 # Places in a ranking, and the words between a name and its place ('Denmark second', 'Korea

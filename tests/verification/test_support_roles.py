@@ -208,6 +208,13 @@ TWINS = [
         "Quarry AI's Q3 2026 revenue came to $84 million, up 70% from a year earlier, the company reported.",
         "Quarry AI projects Q3 2026 revenue of $84 million, which would be up 70% from a year earlier.",
     ),
+    # Entity swap: a participle after a comma is done by the sentence's doer ('X won, beating Y').
+    (
+        "entity swap",
+        ["Accenture Federal Services won the benefits platform contract, beating Booz Allen Hamilton."],
+        "Accenture Federal Services beat Booz Allen Hamilton to the benefits platform contract.",
+        "Booz Allen Hamilton beat Accenture Federal Services to the benefits platform contract.",
+    ),
 ]
 
 
