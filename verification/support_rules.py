@@ -423,6 +423,9 @@ _SYNONYM_GROUPS = """
     kid child children
     apply application applicant
     penalty fine
+    global worldwide
+    demand consumption usage
+    vaccination vaccinations immunisation immunization vaccine vaccines
 """
 SYNONYMS: dict[str, frozenset[int]] = {}
 for _number, _line in enumerate(line for line in _SYNONYM_GROUPS.strip().splitlines() if line.strip()):

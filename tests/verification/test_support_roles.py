@@ -215,6 +215,13 @@ TWINS = [
         "Accenture Federal Services beat Booz Allen Hamilton to the benefits platform contract.",
         "Booz Allen Hamilton beat Accenture Federal Services to the benefits platform contract.",
     ),
+    # Words: news copy's synonyms ('worldwide' for 'global', 'immunisation' for 'vaccination').
+    (
+        "content words are in",
+        ["The WHO said global measles cases rose 20% in 2023, driven by gaps in vaccination coverage."],
+        "Gaps in immunisation coverage pushed worldwide measles cases up 20% in 2023, the WHO said.",
+        "Gaps in dental insurance pushed worldwide cavity treatments up 20% in 2023, the WHO said.",
+    ),
 ]
 
 
