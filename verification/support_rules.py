@@ -1888,6 +1888,8 @@ def _named_doer(clause: Clause, index: int) -> tuple[int, str] | None:
         # Only auxiliaries, adverbs and a plan's 'agreed to' between: 'CoreWeave will pay',
         # 'JERA agreed to supply'; not 'Acme said the country installed'.
         between = tokens[last + 1 : index]
+        if between and _head_noun(between[0]):
+            between = between[1:]  # 'ReAct agents collected': the name's agents do it
         if any(
             not (t.low in _AUXILIARIES or t.low in _ADVERBS or t.low in _BE or t.low in _PLAN_WORDS or t.low == "now")
             for t in between
@@ -1905,6 +1907,21 @@ def _owner_in(clause: Clause, name: str) -> bool:
         _same_name(span, name)
         and (tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'")
         for _, last, span in clause.names
+    )
+
+
+def _head_noun(token: Token) -> bool:
+    """A plural noun a name qualifies ('ReAct agents', 'Qwen models'): not a verb form."""
+    low = token.low
+    return (
+        token.kind == "word"
+        and not token.name
+        and len(low) > 3
+        and low.endswith("s")
+        and not low.endswith("ss")
+        and low[:-1] not in _BASE_VERBS
+        and low[:-2] not in _BASE_VERBS
+        and low not in _SPEECH
     )
 
 

@@ -222,6 +222,13 @@ TWINS = [
         "Gaps in immunisation coverage pushed worldwide measles cases up 20% in 2023, the WHO said.",
         "Gaps in dental insurance pushed worldwide cavity treatments up 20% in 2023, the WHO said.",
     ),
+    # Entity swap: the doer may be a name's plural noun ('SkillForge agents collected').
+    (
+        "entity swap",
+        ["SkillForge agents collected diamonds in Minecraft in 41 minutes, against 97 minutes for ReAct agents."],
+        "In Minecraft, SkillForge agents collected diamonds in 41 minutes; ReAct agents took 97 minutes.",
+        "ReAct agents collected diamonds in Minecraft in 41 minutes, against 97 minutes for SkillForge agents.",
+    ),
 ]
 
 
