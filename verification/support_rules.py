@@ -2318,10 +2318,26 @@ def _past_before(clause: Clause, index: int) -> bool:
     """A word reported as done by the verb before it: 'became generally available', 'was
     fully operational'."""
     before = index - 1
-    while before >= 0 and clause.tokens[before].low.endswith("ly"):
-        before -= 1
-    previous = clause.tokens[before].low if before >= 0 else ""
-    return previous in _BE_PAST or previous in _VERB_FORMS or (previous.endswith("ed") and len(previous) > 4)
+    tokens = clause.tokens
+    while (
+        before >= 0
+        and index - before <= 4
+        and tokens[before].kind == "word"
+        and not tokens[before].boundary
+        and (tokens[before].low.endswith("ly") or not tokens[before].content)
+        and tokens[before].low not in _BE_PAST
+        and tokens[before].low not in _BECOMING
+    ):
+        before -= 1  # 'has become the first gigawatt-scale', 'was fully operational'
+    if before < 0:
+        return False
+    previous = clause.tokens[before].low
+    if previous in _BE_PAST or previous in _VERB_FORMS or (previous.endswith("ed") and len(previous) > 4):
+        return True
+    return previous in _BECOMING and _past_at(clause, before)  # 'has become', 'has been'
+
+
+_BECOMING = _forms("become been")
 
 
 _BE_PAST = _forms("was were became")

@@ -229,6 +229,13 @@ TWINS = [
         "In Minecraft, SkillForge agents collected diamonds in 41 minutes; ReAct agents took 97 minutes.",
         "ReAct agents collected diamonds in Minecraft in 41 minutes, against 97 minutes for SkillForge agents.",
     ),
+    # Modality: 'has become the first' reports as done what a claim says 'will be' the first.
+    (
+        "modality",
+        ["xAI said Colossus 2 will be the first gigawatt-scale AI training cluster when it comes online."],
+        "Colossus 2 is set to be the first gigawatt-scale AI training cluster once online, xAI said.",
+        "Colossus 2 has become the first gigawatt-scale AI training cluster, xAI said.",
+    ),
 ]
 
 
