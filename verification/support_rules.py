@@ -2186,7 +2186,7 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             for position, t in enumerate(cited.clause.tokens)
             if t.content and same_word(sentence.tokens[i], t)
         ]
-        upgraded = _certainty_upgrade(sentence, marker, governed, reported)
+        upgraded = _certainty_upgrade(sentence, marker, governed, reported) or _weighed_only(sentence, reported)
         if upgraded:
             return [upgraded]
         if not reported or any(cited.clause.hedged for cited, _ in reported):
@@ -2277,6 +2277,33 @@ def _caused_verb(clause: Clause, index: int) -> int | None:
 
 
 _CERTAIN = _forms("will shall 'll")
+# Weighing a step, not taking it: 'will consult on banning', 'is considering cutting'.
+_DELIBERATING = _forms(
+    "consult consults consulted consulting consultation consider considers considered considering weigh weighs "
+    "weighing explore explores exploring study studies studying review reviewing debate debating"
+)
+
+
+def _weighed_only(sentence: Clause, reported: list[tuple[Cited, int]]) -> str:
+    """'will be banned' where the claim says 'will consult on banning': a step weighed made a
+    step decided. The passage must weigh nothing itself."""
+    if any(t.low in _DELIBERATING for t in sentence.tokens):
+        return ""
+    for cited, position in reported:
+        tokens = cited.clause.tokens
+        for before in range(max(0, position - 3), position):
+            if tokens[before].low in _DELIBERATING and not any(t.boundary for t in tokens[before + 1 : position]):
+                mine = _phrase(sentence, _said_at(sentence, tokens[position]), before=2)
+                theirs = _span(cited.clause, before, position + 2)
+                return (
+                    f"modality: the paragraph says '{mine}' as decided; "
+                    f"{cited.label} says '{theirs}' (weighed, not decided)"
+                )
+    return ""
+
+
+def _said_at(sentence: Clause, token: Token) -> int:
+    return next((i for i, t in enumerate(sentence.tokens) if t.content and same_word(t, token)), 0)
 
 
 def _certainty_upgrade(sentence: Clause, marker: int, governed: int, reported: list[tuple[Cited, int]]) -> str:

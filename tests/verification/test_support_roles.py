@@ -236,6 +236,13 @@ TWINS = [
         "Colossus 2 is set to be the first gigawatt-scale AI training cluster once online, xAI said.",
         "Colossus 2 has become the first gigawatt-scale AI training cluster, xAI said.",
     ),
+    # Modality: a step weighed ('will consult on banning') made a step decided ('will be banned').
+    (
+        "modality",
+        ["The UK government said it will consult on banning new gas boilers in homes from 2035."],
+        "The UK government will consult on whether to ban new gas boilers in homes from 2035, it said.",
+        "New gas boilers will be banned in UK homes from 2035, the government said.",
+    ),
 ]
 
 
