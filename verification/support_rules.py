@@ -1954,7 +1954,13 @@ def _doer_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str
                 theirs = _named_doer(cited.clause, position)
                 if theirs is not None:
                     others.append((cited, position, theirs))
-        if not others or any(_same_name(doer[1], theirs[1]) for _, _, theirs in others):
+        mine = _joint_doers(sentence, doer[0])
+        if not others or any(
+            _same_name(one, other)
+            for cited, _, theirs in others
+            for other in _joint_doers(cited.clause, theirs[0])
+            for one in mine
+        ):
             continue
         cited, position, theirs = others[0]
         if not is_real(theirs[1]) or _owner_in(sentence, theirs[1]):
@@ -1964,6 +1970,21 @@ def _doer_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str
             f"{_claim_says(cited, _doer_quote(cited.clause, theirs[0], position))}"
         )
     return ""
+
+
+def _joint_doers(clause: Clause, first: int) -> list[str]:
+    """A doer and those joined to it before: 'OpenAI and Microsoft signed' has two doers."""
+    tokens = clause.tokens
+    spans = {start: (last, span) for start, last, span in clause.names}
+    found = [spans[first][1]]
+    at = first - 1
+    while at >= 1 and tokens[at].low in ("and", ",", "or"):
+        previous = next((start for start, (last, _) in spans.items() if last == at - 1), None)
+        if previous is None:
+            break
+        found.append(spans[previous][1])
+        at = previous - 1
+    return found
 
 
 def _doer_quote(clause: Clause, first: int, verb: int) -> str:

@@ -290,6 +290,10 @@ OWNER_PARAPHRASES = [
         "More than 50,000 companies were on the waitlist for Cobalt AI's Foundry agent platform, the company said.",
     ),
     (
+        ["Microsoft and OpenAI signed a new agreement under which Microsoft holds a 27% stake in OpenAI."],
+        "OpenAI and Microsoft signed a new deal, under which Microsoft keeps a 27% stake in OpenAI.",
+    ),
+    (
         ["The study finds that final performance of a 17B model could be predicted within 2% from early runs."],
         "From early runs, the study could forecast a 17B model's final performance to within 2%.",
     ),
