@@ -2077,6 +2077,13 @@ def _prepositional_names(clause: Clause) -> list[tuple[str, int, str]]:
         else:
             continue
         found.append((f"{key} {tokens[at].low}", first, span))
+        # 'to Apple and Google': each name joined on holds the same role.
+        spans = {start: (end, joined) for start, end, joined in clause.names}
+        end = last
+        while end + 2 < len(tokens) and tokens[end + 1].low in ("and", ",", "or") and end + 2 in spans:
+            start = end + 2
+            end, joined = spans[start]
+            found.append((f"{key} {tokens[at].low}", start, joined))
     return found
 
 

@@ -257,9 +257,10 @@ def test_rule_passes_the_twin_and_catches_the_change(
     assert any(kind in reason for reason in result.reasons), result.reasons
 
 
-# Paraphrases the figure-owner rule once read as swaps: a figure said of words that own another
-# of the claim's figures, where the claim's owner of it has no other figure in the passage; and
-# a model's size ('17B') read as a figure of its own.
+# Paraphrases the entity-swap rules must let through: a figure said of words that own another of
+# the claim's figures, where the claim's owner of it has no other figure in the passage; a size
+# ('17B') or a version ('Loom-13B') inside a name; figures of different things with the same
+# preposition; owners and joint doers ('OpenAI and Microsoft', 'to Google and Apple').
 OWNER_PARAPHRASES = [
     (
         [
@@ -294,6 +295,10 @@ OWNER_PARAPHRASES = [
         "OpenAI and Microsoft signed a new deal, under which Microsoft keeps a 27% stake in OpenAI.",
     ),
     (
+        ["Acme supplies chips to Apple and Google."],
+        "Acme supplies chips to Google and Apple.",
+    ),
+    (
         ["The study finds that final performance of a 17B model could be predicted within 2% from early runs."],
         "From early runs, the study could forecast a 17B model's final performance to within 2%.",
     ),
@@ -301,7 +306,7 @@ OWNER_PARAPHRASES = [
 
 
 @pytest.mark.parametrize(("claims", "passage"), OWNER_PARAPHRASES)
-def test_figure_said_of_the_same_thing_in_other_words_is_no_swap(claims: list[str], passage: str) -> None:
+def test_the_same_roles_in_other_words_are_no_swap(claims: list[str], passage: str) -> None:
     result = assess(passage, claims)
     assert not any(reason.startswith("entity swap") for reason in result.reasons), result.reasons
 
