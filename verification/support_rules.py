@@ -1780,7 +1780,7 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     mentioned = " ".join(span for cited in claims for _, _, span in cited.clause.names)
     for index in _verbs(sentence):
         token = sentence.tokens[index]
-        before, after = _names_around(sentence, index)
+        before, after = _roles_around(sentence, index)
         if not (is_real(before) or is_real(after)) or before == after:
             continue
         passive_here = _passive_at(sentence, index) or _agent_after(sentence, after)
@@ -1791,7 +1791,7 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     continue
                 if _possessive_at(cited.clause, position):
                     continue
-                other_before, other_after = _names_around(cited.clause, position)
+                other_before, other_after = _roles_around(cited.clause, position)
                 if other_before is None and other_after is None:
                     continue
                 passive = _passive_at(cited.clause, position) or _agent_after(cited.clause, other_after)
@@ -2111,6 +2111,23 @@ def _object_swap(
                 f"{_claim_says(cited, _phrase(cited.clause, other_first, before=3, after=2))}"
             )
     return ""
+
+
+def _roles_around(clause: Clause, index: int) -> tuple[str | None, str | None]:
+    """The names around a verb within its clause: in 'AMD supplied the memory and Nvidia the
+    chips', Nvidia is not what AMD supplied."""
+    before, after = _names_around(clause, index)
+    tokens = clause.tokens
+    if after is not None:
+        start = _name_start(clause, after)
+        if start is not None and start > index and any(t.boundary for t in tokens[index + 1 : start]):
+            after = None
+    if before is not None:
+        # the nearest span before the verb named so
+        last = max((end for first, end, span in clause.names if span == before and end < index), default=None)
+        if last is not None and any(t.boundary for t in tokens[last + 1 : index]):
+            before = None
+    return before, after
 
 
 def _verbs(clause: Clause) -> list[int]:

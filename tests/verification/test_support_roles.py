@@ -299,6 +299,10 @@ OWNER_PARAPHRASES = [
         "Acme supplies chips to Google and Apple.",
     ),
     (
+        ["Nvidia supplied the chips, and AMD supplied the memory."],
+        "AMD supplied the memory and Nvidia the chips.",
+    ),
+    (
         ["The study finds that final performance of a 17B model could be predicted within 2% from early runs."],
         "From early runs, the study could forecast a 17B model's final performance to within 2%.",
     ),
