@@ -9,7 +9,10 @@ Four tests, each with a reason a person can act on:
    exactly: a changed or rounded number is always reported.
 2. **Names.** Coined names (ProgAgent, GSM8K, Qwen3-8B, MMLU) and capitalised words inside a
    sentence (Invisible Technologies) must be mentioned by a cited claim, or by the title of
-   the cited manifest.
+   the cited manifest. A name the claims give in other letters counts: a place for its people
+   ('Dane' for Denmark, 'America' for the US), an acronym of the claims' words ('TfL' for
+   Transport for London, 'UNEP' for UN Environment Programme), a unit's name for its symbol
+   ('Celsius' for °C).
 3. **Words.** The passage's content words (no stopwords, lightly stemmed, a synonym of a
    claim's word counting as the word) must mostly be in the cited claims, and so must each
    sentence's: a passage half backed by its claims and half about something else fails on

@@ -8,9 +8,15 @@ cites and, when they disagree, says which kind of change it found and quotes bot
   the claims give differently or not at all (years, written with digits, are figures);
 - **quantity**: percent against percentage points, 'more than' against 'less than', doubled
   against tripled, the fifth against the sixth;
-- **entity swap**: the claims' names in other roles (who did what to whom, whose figure);
-- **modality**: a forecast or plan ('will', 'plans to', 'could') where the claim reports a
-  result, or a result where the claim reports a plan or a possibility;
+- **entity swap**: the claims' names in other roles: who did what to whom (the same verb done
+  by another name, 'Harbor Capital led' for 'Kinetic Ventures led'), a place in a ranking
+  ('Korea in second place'), a role after the same word and preposition ('a cohort from the
+  Mayo Clinic'), whose figure;
+- **modality**: a forecast or plan ('will', 'plans to', 'could', 'projects revenue of') where
+  the claim reports a result, or a result where the claim reports a plan, a possibility, a
+  proposal or a hypothesis ('proposes that', 'hypothesize that', 'could let labs stop'); a
+  possibility made certain ('will exceed' for 'could exceed'); a step weighed made decided
+  ('will be banned' for 'will consult on banning');
 - **new predicate**: what the sentence asserts (a verb and the words it governs) is in no
   claim, however many topic words the sentence shares with them.
 
