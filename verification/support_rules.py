@@ -2999,7 +2999,7 @@ def _owns_elsewhere(sentence: Clause, index: int, theirs: frozenset[str]) -> boo
     not said of the same thing in other words."""
     tokens = sentence.tokens
     for position, token in enumerate(tokens):
-        figure = token.kind == "number" or token.low in NUMBER_WORDS or token.low == "zero"
+        figure = (token.kind == "number" and not token.name) or token.low in NUMBER_WORDS or token.low == "zero"
         if position != index and figure and theirs & _owner(sentence, position):
             return True
     # 'against 97 for SkillForge agents', '97 minutes for the baseline': whose, after 'for'.
@@ -3056,6 +3056,7 @@ def _told_apart(claim: Clause, position: int) -> tuple[frozenset[str], list[froz
         if i != position
         and (t.kind == "number" or t.low in NUMBER_WORDS or t.low == "zero")
         and not (t.start and claim.text[t.start - 1] in "-.")  # not 'Lumen-7'
+        and not t.name  # not 'Claude Opus 4'
         and not _YEAR.fullmatch(_number_value(t))
         and not _sized(claim, i)  # not 'a 17B model'
     ]

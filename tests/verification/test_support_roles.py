@@ -303,6 +303,10 @@ OWNER_PARAPHRASES = [
         "AMD supplied the memory and Nvidia the chips.",
     ),
     (
+        ["Researchers report that a 4B agent trained in 300 environments scored 3.4 points above GPT-4.1."],
+        "A 4B agent scored 3.4 points above GPT-4.1. The agent had been trained in 300 environments, researchers report.",
+    ),
+    (
         ["The study finds that final performance of a 17B model could be predicted within 2% from early runs."],
         "From early runs, the study could forecast a 17B model's final performance to within 2%.",
     ),
