@@ -304,7 +304,7 @@ OWNER_PARAPHRASES = [
     ),
     (
         ["Researchers report that a 4B agent trained in 300 environments scored 3.4 points above GPT-4.1."],
-        "A 4B agent scored 3.4 points above GPT-4.1. The agent had been trained in 300 environments, researchers report.",
+        "A 4B agent scored 3.4 points above GPT-4.1. It had been trained in 300 environments, researchers report.",
     ),
     (
         ["The study finds that final performance of a 17B model could be predicted within 2% from early runs."],
