@@ -2626,6 +2626,8 @@ def _event_verb(clause: Clause, index: int) -> bool:
     return after_auxiliary or caused or (previous is not None and _plural_subject(clause, index - 1))
 
 
+_PAYING = _forms("pay pays paid paying spend spends spent spending")
+
 # Verbs whose object is a gerund: the gerund is what the sentence says is done or urged.
 _GERUND_TAKERS = _forms(
     "recommend recommends recommended suggest suggests suggested propose proposes proposed began begun begin "
@@ -2690,6 +2692,8 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             not token.content
             or token.name
             or token.low in MONTHS  # 'April-to-June': a date, not a verb after 'to'
+            # 'paid $14.3 billion for half of Scale AI': the money side of a purchase the claims report
+            or (token.low in _PAYING and any(kind == "trade" for kind, _ in backing.polarities))
             or token.low in _CARRIER_VERBS
             or backing.backs(token.stem)
             or not _verb_like(sentence, index)

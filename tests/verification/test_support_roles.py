@@ -243,6 +243,13 @@ TWINS = [
         "The UK government will consult on whether to ban new gas boilers in homes from 2035, it said.",
         "New gas boilers will be banned in UK homes from 2035, the government said.",
     ),
+    # New predicates: paying for something is the money side of the purchase a claim reports.
+    (
+        "new predicate",
+        ["Brightline agreed to buy snack maker Crunchwell for $860 million in cash."],
+        "Brightline will pay $860 million in cash for snack maker Crunchwell.",
+        "Brightline paid $860 million in cash for snack maker Crunchwell and sued a rival bidder.",
+    ),
 ]
 
 
