@@ -432,6 +432,8 @@ _SYNONYM_GROUPS = """
     global worldwide
     demand consumption usage
     vaccination vaccinations immunisation immunization vaccine vaccines
+    flag flagged catch caught detect detected spot spotted
+    ship shipping shipment shipments deliver delivery deliveries
 """
 SYNONYMS: dict[str, frozenset[int]] = {}
 for _number, _line in enumerate(line for line in _SYNONYM_GROUPS.strip().splitlines() if line.strip()):
@@ -490,7 +492,9 @@ _BASE_VERBS = _forms(
     "steal hack breach attack defend protect store collect share track monitor sue settle owe close "
     "blame prove retract adopt solve replace acquire merge partner invest license patent ban sanction "
     "criticise criticize praise resign retire quit dismiss sack arrest charge convict acquit jail "
-    "bankrupt default delist list float spin divest outsource automate abandon scrap withdraw drop"
+    "bankrupt default delist list float spin divest outsource automate abandon scrap withdraw drop "
+    "flag discover operate deploy install recruit invent audit inspect investigate probe diagnose screen "
+    "prescribe classify translate"
 )
 _CAUSATIVES = _forms("let lets help helps make makes allow allows enable enables")
 
@@ -2472,11 +2476,22 @@ def _verb_like(clause: Clause, index: int) -> bool:
             return True
     if low.endswith("ing") and low[:-3] + "e" in _BASE_VERBS:
         return True  # 'retiring', 'closing'
+    if _doubled(low) in _BASE_VERBS:
+        return True  # 'flagged', 'banning'
     if low.endswith("ied") and low[:-3] + "y" in _BASE_VERBS:
         return True
     if low.endswith("s") and not low.endswith("ss") and index > 0 and tokens[index - 1].name:
         return True
     return low.endswith("ed") and len(low) > 4
+
+
+def _doubled(low: str) -> str:
+    """The plain verb of a form that doubles its last consonant: 'flagged', 'banning'."""
+    for suffix in ("ed", "ing"):
+        stem = low[: -len(suffix)]
+        if low.endswith(suffix) and len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiouls":
+            return stem[:-1]
+    return ""
 
 
 def _object_like(token: Token) -> bool:
@@ -2606,6 +2621,8 @@ def _event_verb(clause: Clause, index: int) -> bool:
             known, form = True, "ed"
         if not known and low.endswith("ing") and low[:-3] + "e" in _BASE_VERBS:
             known, form = True, "ing"
+        if not known and _doubled(low) in _BASE_VERBS:
+            known, form = True, "ing" if low.endswith("ing") else "ed"  # 'flagged', 'banning'
         if not known and low in _BASE_VERBS:
             known, form = True, "plain"
         if not known and len(low) > 5 and low[:-2] in _BASE_VERBS and low.endswith("ed"):

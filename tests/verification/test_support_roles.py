@@ -250,6 +250,20 @@ TWINS = [
         "Brightline will pay $860 million in cash for snack maker Crunchwell.",
         "Brightline paid $860 million in cash for snack maker Crunchwell and sued a rival bidder.",
     ),
+    # New predicates: more news verbs, with doubled consonants ('flagged'), and their synonyms
+    # ('flagged' for 'caught') as paraphrases.
+    (
+        "new predicate",
+        ["Amsterdam said its welfare algorithm was trained on data from 3,400 past investigations."],
+        "Amsterdam's welfare algorithm was trained on data from 3,400 past investigations, the city said.",
+        "Amsterdam said its welfare algorithm flagged 3,400 applicants for investigation.",
+    ),
+    (
+        "new predicate",
+        ["The verifier caught 92% of incorrect proofs."],
+        "Of the incorrect proofs, 92% were flagged by the verifier.",
+        "Of the incorrect proofs, 92% were leaked by the verifier.",
+    ),
 ]
 
 
