@@ -555,6 +555,7 @@ class Clause:
     doers: list[tuple[int, list[int]]] | None = None
     prefixed: dict[str, int] | None = None
     owners: dict[int, frozenset[str]] | None = None
+    told_apart: dict[int, tuple[frozenset[str], list[frozenset[str]]]] | None = None
 
 
 def real_names(clause: Clause) -> frozenset[str]:
@@ -1883,18 +1884,18 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
 def _named_doer(clause: Clause, index: int) -> tuple[int, str] | None:
     """The name that does an active verb: the nearest before it in its clause ('Harbor Capital
     led', 'JERA agreed to supply'), where and which."""
-    if _passive_at(clause, index):
-        return None
     tokens = clause.tokens
     if tokens[index].low.endswith("ing") and index > 0 and tokens[index - 1].low == ",":
         # 'Accenture won the contract, beating Booz Allen': the sentence's doer does it too.
         opener = clause.names[0] if clause.names else None
         if opener is not None and opener[0] == 0 and opener[1] + 1 < index and _verb_like(clause, opener[1] + 1):
-            return opener[0], opener[2]
+            return None if _passive_at(clause, index) else (opener[0], opener[2])
         return None
     for first, last, span in reversed(clause.names):
         if last >= index:
             continue
+        if index - last > 5:
+            return None  # a doer stands right before its verb: a few auxiliaries at most
         # Only auxiliaries, adverbs and a plan's 'agreed to' between: 'CoreWeave will pay',
         # 'JERA agreed to supply'; not 'Acme said the country installed'.
         between = tokens[last + 1 : index]
@@ -1907,7 +1908,7 @@ def _named_doer(clause: Clause, index: int) -> tuple[int, str] | None:
             return None
         if tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'":
             return None  # 'Cobalt AI's platform became': the owner, not the doer
-        return first, span
+        return None if _passive_at(clause, index) else (first, span)
     return None
 
 
@@ -3039,13 +3040,17 @@ def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     Owners are compared by the words that tell a claim's figures apart: in 'the planner agents
     reached 30.7%, the baseline agents 12.4%', 'planner' and 'baseline', not 'agents'."""
     for index, token in enumerate(sentence.tokens):
-        if token.kind != "number" or _YEAR.fullmatch(_number_value(token)) or _sized(sentence, index):
+        if token.kind != "number" or token.name:
+            continue  # a number inside a name ('GPT-4.1') is no one's figure
+        value = _number_value(token)
+        if _YEAR.fullmatch(value) or _sized(sentence, index):
             continue  # a year dates a sentence; it is no one's figure
+        givers = [(cited, position) for cited in claims for position in _numbers(cited.clause).get(value, ())]
+        if not givers:
+            continue
         mine = _owner(sentence, index)
         if not mine:
             continue
-        value = _number_value(token)
-        givers = [(cited, position) for cited in claims for position in _numbers(cited.clause).get(value, ())]
         owners = [(cited, position, *_told_apart(cited.clause, position)) for cited, position in givers]
         if any(mine & theirs for _, _, theirs, _ in owners):
             continue  # a cited claim gives this value to the same thing
@@ -3070,7 +3075,16 @@ def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
 
 def _told_apart(claim: Clause, position: int) -> tuple[frozenset[str], list[frozenset[str]]]:
     """The owner of a claim's figure and those of its other figures, each less the words they
-    share ('agents' of 'the planner agents' and 'the baseline agents')."""
+    share ('agents' of 'the planner agents' and 'the baseline agents'). Kept once a clause."""
+    if claim.told_apart is None:
+        claim.told_apart = {}
+    found = claim.told_apart.get(position)
+    if found is None:
+        found = claim.told_apart[position] = _read_told_apart(claim, position)
+    return found
+
+
+def _read_told_apart(claim: Clause, position: int) -> tuple[frozenset[str], list[frozenset[str]]]:
     others = [
         _owner(claim, i)
         for i, t in enumerate(claim.tokens)
