@@ -12,7 +12,10 @@ Four tests, each with a reason a person can act on:
    the price') is backed when it matches to the passage figure's own precision.
 2. **Names.** Coined names (ProgAgent, GSM8K, Qwen3-8B, MMLU) and capitalised words inside a
    sentence (Invisible Technologies) must be mentioned by a cited claim, or by the title of
-   the cited manifest.
+   the cited manifest. A name the claims give in other letters counts: a place for its people
+   ('Dane' for Denmark, 'America' for the US), an acronym of the claims' words ('TfL' for
+   Transport for London, 'UNEP' for UN Environment Programme), a unit's name for its symbol
+   ('Celsius' for °C).
 3. **Words.** The passage's content words (no stopwords, lightly stemmed, a synonym of a
    claim's word counting as the word) must mostly be in the cited claims, and so must each
    sentence's: a passage half backed by its claims and half about something else fails on
@@ -490,9 +493,7 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
     if not found:
         return []
     plainly = (claims + "\n" + "\n".join(context_texts)).lower()
-    found = [
-        name for name in found if not re.search(r"(?<![a-z0-9])" + re.escape(name.lower()) + r"(?![a-z0-9])", plainly)
-    ]
+    found = [name for name in found if not _written_in(name.lower(), plainly)]
     if not found:
         return []  # every name is in the claims as written: the common case, and a cheap test
     claim_stems = backing.index
@@ -512,36 +513,59 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
         and not _PERIOD.fullmatch(name)
         and not _demonym_of(name, backing_lower)
         and not ("." in name and lex.name_is_mentioned(name.replace(".", ""), backing_lower, backing_stems))
-        and not any(word in backing_lower for word in _TITLES.get(name.rstrip("s"), ()))
+        and not any(word in backing_lower for word in _TITLES.get(name) or _TITLES.get(name.rstrip("s"), ()))
+        and not _initials_of(name, text)
         and not lex.name_is_mentioned(name, backing_lower, backing_stems)
     ]
 
 
-# A people's word the letters of its place's name do not give: 'Dutch' for 'the Netherlands'.
-_DEMONYMS = {
-    "British": ("britain", "uk", "united kingdom"),
-    "Dutch": ("netherlands", "holland"),
-    "French": ("france",),
-    "Spanish": ("spain",),
-    "Swedish": ("sweden",),
-    "Swiss": ("switzerland",),
-    "Polish": ("poland",),
-    "Danish": ("denmark",),
-    "Finnish": ("finland",),
-    "Norwegian": ("norway",),
-    "Irish": ("ireland",),
-    "Greek": ("greece",),
-    "Turkish": ("turkey", "turkiye"),
-    "Welsh": ("wales",),
-    "Scottish": ("scotland",),
-    "English": ("england",),
-    "American": ("united states", "us", "u.s", "america"),
-}
+def _written_in(lowered: str, text: str) -> bool:
+    """Whether a name stands in a text as a word of its own, found without a regular
+    expression per name (a story's passages name many things)."""
+    start = text.find(lowered)
+    while start >= 0:
+        end = start + len(lowered)
+        if (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+            return True
+        start = text.find(lowered, start + 1)
+    return False
+
+
+# A place, its people and its adjective, which the letters of one another do not give:
+# 'Dutch' for 'the Netherlands', 'Dane' for 'Denmark', 'America' for 'the US'. Any word of a
+# group backs a name that is another of the group.
+_PLACE_GROUPS = (
+    ("britain", "british", "briton", "uk", "united kingdom"),
+    ("netherlands", "holland", "dutch"),
+    ("france", "french"),
+    ("spain", "spanish", "spaniard"),
+    ("sweden", "swedish", "swede"),
+    ("switzerland", "swiss"),
+    ("poland", "polish", "pole"),
+    ("denmark", "danish", "dane"),
+    ("finland", "finnish", "finn"),
+    ("norway", "norwegian"),
+    ("ireland", "irish"),
+    ("greece", "greek"),
+    ("turkey", "turkiye", "turkish"),
+    ("wales", "welsh"),
+    ("scotland", "scottish", "scot"),
+    ("england", "english"),
+    ("germany", "german"),
+    ("china", "chinese"),
+    ("japan", "japanese"),
+    ("america", "american", "united states", "us", "u.s"),
+    ("eu", "european union", "european commission", "european parliament"),
+)
+_PLACES = {word: group for group in _PLACE_GROUPS for word in group}
 
 
 def _demonym_of(name: str, backing_lower: str) -> bool:
-    places = _DEMONYMS.get(name.rstrip("s"), ())
-    return any(re.search(rf"(?<![a-z]){re.escape(place)}(?![a-z])", backing_lower) for place in places)
+    lowered = name.lower()
+    group = _PLACES.get(lowered) or _PLACES.get(lowered.rstrip("s"), ())
+    return any(
+        re.search(rf"(?<![a-z]){re.escape(place)}(?![a-z])", backing_lower) for place in group if place != lowered
+    )
 
 
 # 'Q3', 'H1', 'FY2025' name a period, not a thing: the date rule compares them.
@@ -569,6 +593,10 @@ _TITLES = {
     "GB": ("gigabyte",),
     "TB": ("terabyte",),
     "GPU": ("gpu", "graphics processor", "graphics chip"),
+    "SMS": ("text message", "text-message", "texts"),
+    # Units named for people: the symbol a claim writes ('1.6°C') for the name ('Celsius').
+    "Celsius": ("\u00b0c", "degrees c", "centigrade"),
+    "Fahrenheit": ("\u00b0f", "degrees f"),
 }
 # Names everyone knows, which no claim need mention ('120 light years from Earth').
 _COMMON_KNOWLEDGE = frozenset({"Earth", "Moon", "Sun", "Internet", "Web"})
@@ -576,6 +604,40 @@ _COMMON_KNOWLEDGE = frozenset({"Earth", "Moon", "Sun", "Internet", "Web"})
 _COMMON_ACRONYMS = frozenset({"AI", "LLM", "LLMs", "ML", "API", "APIs", "GPU", "GPUs", "CPU", "CPUs", "MP", "MPs"})
 _MONTH_NAMES = "January|February|March|April|May|June|July|August|September|October|November|December"
 _MONTHS_ONLY = re.compile(rf"(?:{_MONTH_NAMES})(?:[-\u2013](?:(?:to|through|until)[-\u2013])?(?:{_MONTH_NAMES}))+")
+
+
+_ACRONYM_SHAPE = re.compile(r"[A-Z][A-Za-z]{1,7}")
+_WORD_WITH_CASE = re.compile(r"[A-Za-z]+")
+
+
+def _initials_of(name: str, backing: str) -> bool:
+    """Whether an acronym stands for words the claims spell out, each word giving its initial
+    or, when it is an acronym itself, all its letters: 'TfL' for 'Transport for London', 'UNEP'
+    for 'UN Environment Programme'. The words must follow each other, capitalised but for the
+    small words between them."""
+    capitals = sum(ch.isupper() for ch in name)
+    if capitals < 2 or not _ACRONYM_SHAPE.fullmatch(name) or capitals < len(name) - 1:
+        return False
+    letters = name.lower()
+    words = _WORD_WITH_CASE.findall(backing)
+
+    def spells(position: int, done: int) -> bool:
+        if done == len(letters):
+            return True
+        if position >= len(words):
+            return False
+        word = words[position]
+        small = word.islower() and word in lex.STOPWORDS
+        if not (word[0].isupper() or small):
+            return False
+        whole = word.isupper() and len(word) > 1 and letters.startswith(word.lower(), done)
+        if whole and spells(position + 1, done + len(word)):
+            return True
+        if word[0].lower() == letters[done] and spells(position + 1, done + 1):
+            return True
+        return small and done > 0 and spells(position + 1, done)  # 'of' left out: 'ECB'
+
+    return any(spells(start, 0) for start, word in enumerate(words) if word[0].isupper())
 
 
 _EXPANSIONS = {

@@ -18,9 +18,15 @@ cites and, when they disagree, says which kind of change it found and quotes bot
   against tripled, the fifth against the sixth, a unit by its symbol or its name ('GW',
   'gigawatts'), a factor in words against the one a claim states ('roughly double' for a 70%
   rise), a share in words against a claim's percentage, 'weeks of' against 'months of';
-- **entity swap**: the claims' names in other roles (who did what to whom, whose figure);
-- **modality**: a forecast or plan ('will', 'plans to', 'could') where the claim reports a
-  result, or a result where the claim reports a plan or a possibility;
+- **entity swap**: the claims' names in other roles: who did what to whom (the same verb done
+  by another name, 'Harbor Capital led' for 'Kinetic Ventures led'), a place in a ranking
+  ('Korea in second place'), a role after the same word and preposition ('a cohort from the
+  Mayo Clinic'), whose figure;
+- **modality**: a forecast or plan ('will', 'plans to', 'could', 'projects revenue of') where
+  the claim reports a result, or a result where the claim reports a plan, a possibility, a
+  proposal or a hypothesis ('proposes that', 'hypothesize that', 'could let labs stop'); a
+  possibility made certain ('will exceed' for 'could exceed'); a step weighed made decided
+  ('will be banned' for 'will consult on banning');
 - **new predicate**: what the sentence asserts (a verb and the words it governs) is in no
   claim, however many topic words the sentence shares with them.
 
@@ -35,7 +41,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -199,6 +205,12 @@ _HEDGES = (
         "possible possibly potential potentially outlook guidance forecast expectation expectations estimated "
         "estimate estimates intention ambition bid wants seeks considering weighing mulling scheduled due "
         "announce announces announced unveil unveils unveiled"
+    )
+    | _forms(
+        "propose proposes proposed hypothesize hypothesizes hypothesized hypothesise hypothesises hypothesised "
+        "speculate speculates speculated posit posits posited conjecture conjectures conjectured theorize "
+        "theorizes theorized theorise theorises theorised urge urges urged suggest suggests suggested "
+        "believe believes believed think thinks hypothesis proposal"
     )
 )
 # 'next year', 'coming months': a time still to come.
@@ -446,6 +458,11 @@ _SYNONYM_GROUPS = """
     kid child children
     apply application applicant
     penalty fine
+    global worldwide
+    demand consumption usage
+    vaccination vaccinations immunisation immunization vaccine vaccines
+    flag flagged catch caught detect detected spot spotted
+    ship shipping shipment shipments deliver delivery deliveries
 """
 SYNONYMS: dict[str, frozenset[int]] = {}
 for _number, _line in enumerate(line for line in _SYNONYM_GROUPS.strip().splitlines() if line.strip()):
@@ -504,7 +521,9 @@ _BASE_VERBS = _forms(
     "steal hack breach attack defend protect store collect share track monitor sue settle owe close "
     "blame prove retract adopt solve replace acquire merge partner invest license patent ban sanction "
     "criticise criticize praise resign retire quit dismiss sack arrest charge convict acquit jail "
-    "bankrupt default delist list float spin divest outsource automate abandon scrap withdraw drop"
+    "bankrupt default delist list float spin divest outsource automate abandon scrap withdraw drop "
+    "flag discover operate deploy install recruit invent audit inspect investigate probe diagnose screen "
+    "prescribe classify translate"
 )
 _CAUSATIVES = _forms("let lets help helps make makes allow allows enable enables")
 
@@ -565,6 +584,7 @@ class Clause:
     doers: list[tuple[int, list[int]]] | None = None
     prefixed: dict[str, int] | None = None
     owners: dict[int, frozenset[str]] | None = None
+    told_apart: dict[int, tuple[frozenset[str], list[frozenset[str]]]] | None = None
 
 
 def real_names(clause: Clause) -> frozenset[str]:
@@ -614,14 +634,27 @@ def _mark_names(clause: Clause) -> None:
             and bare not in _ORDINAL_WORDS
         ):
             last = index
-            while (
-                last + 1 < len(tokens)
-                and tokens[last + 1].kind == "word"
-                and tokens[last + 1].text[0].isupper()
-                and tokens[last + 1].low not in lex.STOPWORDS
-                and not tokens[last].low.endswith("'s")
-            ):
-                last += 1
+            while last + 1 < len(tokens) and not tokens[last].low.endswith("'s"):
+                following = tokens[last + 1]
+                if (
+                    following.kind == "word" and following.text[0].isupper() and following.low not in lex.STOPWORDS
+                ) or _glued(clause.text, tokens[last], following):
+                    last += 1  # 'Delmar Chemicals', 'GPT-4.5', 'KRM-8B', 'Llama-3.1-70B-Instruct'
+                elif (
+                    following.kind == "number" and _VERSION.fullmatch(following.text) and not _counts(tokens, last + 2)
+                ):
+                    last += 1  # 'Claude Sonnet 4 used', 'Grok 3'
+                elif (
+                    following.kind == "number"
+                    and last + 2 < len(tokens)
+                    and tokens[last + 2].kind == "word"
+                    and tokens[last + 2].text[0].isupper()
+                    and tokens[last + 2].low not in lex.STOPWORDS
+                    and tokens[last + 2].low not in MONTHS
+                ):
+                    last += 2  # 'Gemini 2.5 Pro', 'Claude 3.5 Sonnet'
+                else:
+                    break
             span = " ".join((t.low[:-2] if t.low.endswith("'s") else t.low) for t in tokens[index : last + 1])
             for t in tokens[index : last + 1]:
                 t.name = True
@@ -629,6 +662,25 @@ def _mark_names(clause: Clause) -> None:
             index = last + 1
         else:
             index += 1
+
+
+# A version after a name ('Claude Opus 4', 'Grok 3.5'), unless the number counts what follows.
+_VERSION = re.compile(r"\d{1,2}(?:\.\d)?")
+_COUNTED = _forms(
+    "percent per point points million billion trillion times years months weeks days hours minutes seconds people of"
+)
+
+
+def _counts(tokens: list[Token], index: int) -> bool:
+    return index < len(tokens) and (tokens[index].low in _COUNTED or tokens[index].low in NUMBER_WORDS)
+
+
+def _glued(text: str, previous: Token, token: Token) -> bool:
+    """A version, size or suffix written onto a name: '-4.5', '-8B', '-Instruct', '3'."""
+    joint = text[previous.end : token.start]
+    if token.kind == "punct" or joint not in ("", "-", "."):
+        return False
+    return token.kind == "number" or joint == "" or token.text[0].isupper() or token.text[0].isdigit()
 
 
 def _mark_negation(tokens: list[Token]) -> None:
@@ -852,6 +904,24 @@ def _mark_modals(clause: Clause) -> None:
         if token.kind != "word":
             continue
         following = tokens[index + 1].low if index + 1 < len(tokens) else ""
+        if (
+            token.low in _FORECASTING
+            and index > 0
+            and (tokens[index - 1].name or tokens[index - 1].low in _PRONOUNS)
+            and following not in ("to", "that", ",")
+            and index + 1 < len(tokens)
+            and not tokens[index + 1].boundary
+        ):
+            # 'Quarry AI projects Q3 revenue of $84 million': a forecast of what follows.
+            clause.modals.append((index, _governed(tokens, index)))
+            continue
+        if token.low in _CONJECTURES and following == "that":
+            # 'proposes that vendors publish', 'hypothesize that collapse is driven': what the
+            # that-clause says is put forward, not found.
+            verb = _that_verb(clause, index + 2)
+            if verb is not None:
+                clause.modals.append((index, verb))
+            continue
         if token.low in _PLAN_WORDS:
             # 'plans to', 'is expected to', 'set to', 'agreed to': a plan, not a result.
             marker = following == "to" or (
@@ -896,9 +966,36 @@ def _governed(tokens: list[Token], index: int) -> int:
             )
             and tokens[position].low not in _PLAN_WORDS
             and tokens[position].low not in _NOT_GOVERNED
+            # 'may partly reflect': the adverb qualifies the verb that follows it
+            and not (tokens[position].low.endswith("ly") and position + 1 < end and tokens[position + 1].content)
         ),
         index,
     )
+
+
+# Verbs that forecast their object: 'projects revenue of', 'forecasts a loss'.
+_FORECASTING = _forms("projects projected forecasts forecast forecasted predicts anticipates anticipated expects")
+
+# Verbs that put a that-clause forward as an idea, a hypothesis or advice, not as a finding.
+_CONJECTURES = _forms(
+    "propose proposes proposed hypothesize hypothesizes hypothesized hypothesise hypothesises hypothesised "
+    "speculate speculates speculated posit posits posited conjecture conjectures conjectured theorize "
+    "theorizes theorized theorise theorises theorised recommend recommends recommended urge urges urged"
+)
+
+
+def _that_verb(clause: Clause, start: int) -> int | None:
+    """The verb of a that-clause starting at ``start``: 'that RL vendors publish', 'that
+    entropy collapse in GRPO is driven by'."""
+    tokens = clause.tokens
+    end = start
+    while end < min(len(tokens), start + 10) and not tokens[end].boundary:
+        end += 1
+    after_be = [i for i in range(start + 1, end) if tokens[i].content and tokens[i - 1].low in _BE]
+    if after_be:
+        return after_be[0]  # 'collapse is driven by': the noun before 'is' is no verb
+    verbs = [i for i in range(start + 1, end) if tokens[i].content and not tokens[i].name and _verb_like(clause, i)]
+    return verbs[0] if verbs else None
 
 
 # 'expect X to', 'predicts X will': a forecast whose subject stands between.
@@ -918,7 +1015,8 @@ def clause_of(text: str) -> Clause:
     _mark_names(clause)
     _mark_negation(tokens)
     _mark_modals(clause)
-    clause.hedged = bool(clause.modals) or any(t.low in _HEDGES for t in tokens)
+    # 'set' hedges only as 'set to': 'a small set of tokens' is no plan.
+    clause.hedged = bool(clause.modals) or any(t.low in _HEDGES and t.low != "set" for t in tokens)
     return clause
 
 
@@ -2759,6 +2857,13 @@ def _ratio_part_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
 # Entities ------------------------------------------------------------------------------------
 
 
+_SPACING = re.compile(r"[-.' ]")
+
+
+def _compact(name: str) -> str:
+    return _SPACING.sub("", name)
+
+
 def _mentions(clause: Clause, name: str) -> bool:
     return any(span == name or name in span or span in name for _, _, span in clause.names)
 
@@ -2772,16 +2877,18 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     real = real_names(sentence).union(*(real_names(cited.clause) for cited in claims))
 
     known: dict[str | None, bool] = {None: False}
+    compact_real = {_compact(name) for name in real}
 
     def is_real(span: str | None) -> bool:
         if span not in known:
-            known[span] = any(part in real for part in span.split())  # type: ignore[union-attr]
+            # 'gpt 4.5' as the rules spell 'GPT-4.5'
+            known[span] = any(part in real for part in span.split()) or _compact(span) in compact_real  # type: ignore[union-attr,arg-type]
         return known[span]
 
     mentioned = " ".join(span for cited in claims for _, _, span in cited.clause.names)
     for index in _verbs(sentence):
         token = sentence.tokens[index]
-        before, after = _names_around(sentence, index)
+        before, after = _roles_around(sentence, index)
         if not (is_real(before) or is_real(after)) or before == after:
             continue
         passive_here = _passive_at(sentence, index) or _agent_after(sentence, after)
@@ -2792,7 +2899,7 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     continue
                 if _possessive_at(cited.clause, position):
                     continue
-                other_before, other_after = _names_around(cited.clause, position)
+                other_before, other_after = _roles_around(cited.clause, position)
                 if other_before is None and other_after is None:
                     continue
                 passive = _passive_at(cited.clause, position) or _agent_after(cited.clause, other_after)
@@ -2825,12 +2932,27 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     theirs = _span(cited.clause, other_start, _name_end(cited.clause, other_after, position))
                     reasons.append(f"entity swap: the paragraph says '{mine}'; {_claim_says(cited, theirs)}")
                     return reasons
+    swapped_doer = (
+        _doer_swap(sentence, claims, is_real, mentioned)
+        or _rank_swap(sentence, claims, is_real, mentioned)
+        or _object_swap(sentence, claims, is_real, mentioned)
+    )
+    if swapped_doer:
+        return [swapped_doer]
     # Whose figure: the nearest name before a figure, in the passage and in the claim giving it.
     for index, token in enumerate(sentence.tokens):
-        if token.kind != "number":
-            continue
+        if token.kind != "number" or token.name:
+            continue  # a number inside a name ('Loom-13B') is no one's figure
         owner = next(
-            (span for first, last, span in reversed(sentence.names) if last < index and index - last <= 8), None
+            (
+                span
+                for first, last, span in reversed(sentence.names)
+                if last < index
+                and index - last <= 8
+                # 'trust AI tools, though 84% use them': the name is another clause's
+                and not any(t.boundary for t in sentence.tokens[last + 1 : index])
+            ),
+            None,
         )
         if not is_real(owner):
             continue
@@ -2856,6 +2978,266 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     return list(dict.fromkeys(reasons))
 
 
+def _named_doer(clause: Clause, index: int) -> tuple[int, str] | None:
+    """The name that does an active verb: the nearest before it in its clause ('Harbor Capital
+    led', 'JERA agreed to supply'), where and which."""
+    tokens = clause.tokens
+    if tokens[index].low.endswith("ing") and index > 0 and tokens[index - 1].low == ",":
+        # 'Accenture won the contract, beating Booz Allen': the sentence's doer does it too.
+        opener = clause.names[0] if clause.names else None
+        if opener is not None and opener[0] == 0 and opener[1] + 1 < index and _verb_like(clause, opener[1] + 1):
+            return None if _passive_at(clause, index) else (opener[0], opener[2])
+        return None
+    for first, last, span in reversed(clause.names):
+        if last >= index:
+            continue
+        if index - last > 5:
+            return None  # a doer stands right before its verb: a few auxiliaries at most
+        # Only auxiliaries, adverbs and a plan's 'agreed to' between: 'CoreWeave will pay',
+        # 'JERA agreed to supply'; not 'Acme said the country installed'.
+        between = tokens[last + 1 : index]
+        if between and _head_noun(between[0]):
+            between = between[1:]  # 'ReAct agents collected': the name's agents do it
+        if any(
+            not (t.low in _AUXILIARIES or t.low in _ADVERBS or t.low in _BE or t.low in _PLAN_WORDS or t.low == "now")
+            for t in between
+        ):
+            return None
+        if tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'":
+            return None  # 'Cobalt AI's platform became': the owner, not the doer
+        return None if _passive_at(clause, index) else (first, span)
+    return None
+
+
+def _owner_in(clause: Clause, name: str) -> bool:
+    tokens = clause.tokens
+    return any(
+        _same_name(span, name)
+        and (tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'")
+        for _, last, span in clause.names
+    )
+
+
+def _head_noun(token: Token) -> bool:
+    """A plural noun a name qualifies ('ReAct agents', 'Qwen models'): not a verb form."""
+    low = token.low
+    return (
+        token.kind == "word"
+        and not token.name
+        and len(low) > 3
+        and low.endswith("s")
+        and not low.endswith("ss")
+        and low[:-1] not in _BASE_VERBS
+        and low[:-2] not in _BASE_VERBS
+        and low not in _SPEECH
+    )
+
+
+def _same_name(one: str, other: str) -> bool:
+    if one == other or one in other or other in one:
+        return True
+    # The words of one within the other, or the same first word: 'Harbor Capital' and 'Harbor',
+    # not 'Mayo Clinic' and 'Cleveland Clinic', nor 'NW-RM-12B' and 'KRM-8B' (a size letter).
+    mine, theirs = ({part for part in name.split() if len(part) > 1 and not part[0].isdigit()} for name in (one, other))
+    return bool(mine and theirs) and (mine <= theirs or theirs <= mine or one.split()[0] == other.split()[0])
+
+
+def _doer_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool], mentioned: str) -> str:
+    """The same verb done by another of the claims' names: 'Harbor Capital led the round, with
+    Kinetic Ventures participating' where a claim says 'Kinetic Ventures led the round'. No claim
+    may give the verb to the passage's doer; speech and light verbs say nothing of roles."""
+    for index in _verbs(sentence):
+        token = sentence.tokens[index]
+        following = sentence.tokens[index + 1].low if index + 1 < len(sentence.tokens) else ""
+        if token.low in _SPEECH or token.stem in LIGHT or following == "to":
+            continue  # 'agreed to be acquired': the verb after 'to' has the roles
+        doer = _named_doer(sentence, index)
+        if doer is None or not is_real(doer[1]) or doer[1] not in mentioned:
+            continue
+        others = []
+        for cited in claims:
+            for position in _same_words(cited.clause, token):
+                if position not in _verbs(cited.clause):
+                    continue
+                theirs = _named_doer(cited.clause, position)
+                if theirs is not None:
+                    others.append((cited, position, theirs))
+        mine = _joint_doers(sentence, doer[0])
+        if not others or any(
+            _same_name(one, other)
+            for cited, _, theirs in others
+            for other in _joint_doers(cited.clause, theirs[0])
+            for one in mine
+        ):
+            continue
+        cited, position, theirs = others[0]
+        if not is_real(theirs[1]) or _owner_in(sentence, theirs[1]):
+            continue  # 'Corvid Health licensed Ivy Labs' model': the claim's doer owns what is done to
+        return (
+            f"entity swap: the paragraph says '{_doer_quote(sentence, doer[0], index)}'; "
+            f"{_claim_says(cited, _doer_quote(cited.clause, theirs[0], position))}"
+        )
+    return ""
+
+
+def _joint_doers(clause: Clause, first: int) -> list[str]:
+    """A doer and those joined to it before: 'OpenAI and Microsoft signed' has two doers."""
+    tokens = clause.tokens
+    spans = {start: (last, span) for start, last, span in clause.names}
+    found = [spans[first][1]]
+    at = first - 1
+    while at >= 1 and tokens[at].low in ("and", ",", "or"):
+        previous = next((start for start, (last, _) in spans.items() if last == at - 1), None)
+        if previous is None:
+            break
+        found.append(spans[previous][1])
+        at = previous - 1
+    return found
+
+
+def _doer_quote(clause: Clause, first: int, verb: int) -> str:
+    """'Harbor Capital led'; a doer far from its verb as 'Accenture Federal Services … beating'."""
+    if verb - first <= 8:
+        return _span(clause, first, verb)
+    last = next(last for start, last, _ in clause.names if start == first)
+    return f"{_span(clause, first, last)} \u2026 {_span(clause, verb, verb)}"
+
+
+# Places in a ranking, and the words between a name and its place ('Denmark second', 'Korea
+# in second place', 'Gemini 2.5 Pro ranked first', 'GPT-4.5 took first place').
+_PLACES_IN_RANK = _forms("first second third fourth fifth top")
+_RANK_LINKS = _forms("took take takes ranked ranks came comes placed finished finishes was is were in at the its")
+
+
+def _place_holder(clause: Clause, index: int) -> tuple[int, str] | None:
+    tokens = clause.tokens
+    for first, last, span in reversed(clause.names):
+        if last >= index:
+            continue
+        between = tokens[last + 1 : index]
+        if len(between) > 4 or any(
+            t.boundary or not (t.kind == "number" or t.low in _RANK_LINKS or t.name) for t in between
+        ):
+            return None
+        if tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'":
+            return None  # 'Acme's first product': an owner, not a place
+        return first, span
+    return None
+
+
+def _rank_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool], mentioned: str) -> str:
+    """A place in a ranking given to another of the claims' names: 'Denmark topped the index,
+    with Korea in second place' where a claim ranks 'Korea first and Denmark second'."""
+    for index, token in enumerate(sentence.tokens):
+        if token.low not in _PLACES_IN_RANK:
+            continue
+        holder = _place_holder(sentence, index)
+        if holder is None or not is_real(holder[1]) or holder[1] not in mentioned:
+            continue
+        others = [
+            (cited, position, theirs)
+            for cited in claims
+            for position, other in enumerate(cited.clause.tokens)
+            if other.low == token.low and (theirs := _place_holder(cited.clause, position)) is not None
+        ]
+        if not others or any(_same_name(holder[1], theirs[1]) for _, _, theirs in others):
+            continue
+        cited, position, theirs = others[0]
+        if is_real(theirs[1]) and _mentions(sentence, theirs[1]):
+            return (
+                f"entity swap: the paragraph says '{_span(sentence, holder[0], index)}'; "
+                f"{_claim_says(cited, _span(cited.clause, theirs[0], position))}"
+            )
+    return ""
+
+
+_ROLE_PREPOSITIONS = _forms("from for to against by with")
+_POSSESSIVES = _forms("its their his her our your")
+
+
+def _prepositional_names(clause: Clause) -> list[tuple[str, int, str]]:
+    """Each name after a preposition, with what it is said of: the word or figure before the
+    preposition ('cohort from the Mayo Clinic', '97 minutes for ReAct agents', 'gas to Shell')."""
+    found = []
+    tokens = clause.tokens
+    for first, last, span in clause.names:
+        if tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'":
+            continue  # 'for Cobalt AI's platform': an owner, not the one the role is given to
+        at = first - 1
+        while at >= 0 and tokens[at].low in _DETERMINERS:
+            if tokens[at].low in _POSSESSIVES:
+                break  # 'for its Foundry platform': the owner is another name
+            at -= 1
+        if at < 1 or tokens[at].low not in _ROLE_PREPOSITIONS:
+            continue
+        anchor = at - 1
+        if tokens[anchor].kind == "word" and not tokens[anchor].content and anchor > 0:
+            anchor -= 1
+        head = tokens[anchor]
+        if head.name or head.boundary:
+            continue
+        if head.kind == "number":
+            key = _number_value(head)
+        elif head.content:
+            key = head.key
+            if anchor > 0 and tokens[anchor - 1].kind == "number":
+                key = f"{_number_value(tokens[anchor - 1])} {key}"  # '14 seconds with NCCL'
+        else:
+            continue
+        found.append((f"{key} {tokens[at].low}", first, span))
+        # 'to Apple and Google': each name joined on holds the same role.
+        spans = {start: (end, joined) for start, end, joined in clause.names}
+        end = last
+        while end + 2 < len(tokens) and tokens[end + 1].low in ("and", ",", "or") and end + 2 in spans:
+            start = end + 2
+            end, joined = spans[start]
+            found.append((f"{key} {tokens[at].low}", start, joined))
+    return found
+
+
+def _object_swap(
+    sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool], mentioned: str
+) -> str:
+    """The same role, after the same word and preposition, given to another of the claims'
+    names that the passage names elsewhere: 'a validation cohort from the Mayo Clinic' where a
+    claim has 'a validation cohort from Cleveland Clinic' and the Mayo Clinic elsewhere."""
+    for key, first, span in _prepositional_names(sentence):
+        if not is_real(span) or span not in mentioned:
+            continue
+        theirs = [
+            (cited, other_first, other)
+            for cited in claims
+            for other_key, other_first, other in _prepositional_names(cited.clause)
+            if other_key == key
+        ]
+        if not theirs or any(_same_name(span, other) for _, _, other in theirs):
+            continue
+        cited, other_first, other = theirs[0]
+        if is_real(other) and _mentions(sentence, other):
+            return (
+                f"entity swap: the paragraph says '{_phrase(sentence, first, before=3, after=2)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, other_first, before=3, after=2))}"
+            )
+    return ""
+
+
+def _roles_around(clause: Clause, index: int) -> tuple[str | None, str | None]:
+    """The names around a verb within its clause: in 'AMD supplied the memory and Nvidia the
+    chips', Nvidia is not what AMD supplied."""
+    before, after = _names_around(clause, index)
+    tokens = clause.tokens
+    if after is not None:
+        start = _name_start(clause, after)
+        if start is not None and start > index and any(t.boundary for t in tokens[index + 1 : start]):
+            after = None
+    if before is not None:
+        # the nearest span before the verb named so
+        last = max((end for first, end, span in clause.names if span == before and end < index), default=None)
+        if last is not None and any(t.boundary for t in tokens[last + 1 : index]):
+            before = None
+    return before, after
+
+
 def _verbs(clause: Clause) -> list[int]:
     """Where the clause's verbs stand that may carry roles: content words, not names, not a
     noun between a possessive and its name."""
@@ -2863,7 +3245,11 @@ def _verbs(clause: Clause) -> list[int]:
         clause.verbs = [
             index
             for index, token in enumerate(clause.tokens)
-            if token.content and not token.name and not _possessive_at(clause, index) and _verb_like(clause, index)
+            if token.content
+            and not token.name
+            and not _possessive_at(clause, index)
+            and clause.text[token.end : token.end + 1] != "-"  # 'fine-tuning', 'sim-trained': a modifier
+            and _verb_like(clause, index)
         ]
     return clause.verbs
 
@@ -2938,8 +3324,9 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     """
     reasons = []
     for marker, governed in sentence.modals:
-        if _purpose_at(sentence, marker):
-            continue
+        following = sentence.tokens[marker + 1].low if marker + 1 < len(sentence.tokens) else ""
+        if _purpose_at(sentence, marker) or (sentence.tokens[marker].low == "could" and following == "not"):
+            continue  # 'could not find clear evidence': a past inability, reported as a result
         # The forecast's own verb, reported by a claim as done: 'will lower the cost' against
         # 'lowered the cost'. A verb no claim has is the new-predicate rule's.
         # The governed verb, and the first telling word after it ('will lower the cost of labelling').
@@ -2952,6 +3339,9 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             for position, t in enumerate(cited.clause.tokens)
             if t.content and same_word(sentence.tokens[i], t)
         ]
+        upgraded = _certainty_upgrade(sentence, marker, governed, reported) or _weighed_only(sentence, reported)
+        if upgraded:
+            return [upgraded]
         if not reported or any(cited.clause.hedged for cited, _ in reported):
             continue
         if any(
@@ -2974,15 +3364,39 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     for cited in claims:
         for marker, governed in cited.clause.modals:
             verb = cited.clause.tokens[governed]
-            if verb.kind != "word" or _purpose_at(cited.clause, marker) or not _verb_like(cited.clause, governed):
+            conjecture = cited.clause.tokens[marker].low in _CONJECTURES
+            caused = next(
+                (
+                    found
+                    for position in range(marker + 1, governed + 1)
+                    if (found := _caused_verb(cited.clause, position)) is not None
+                ),
+                None,
+            )
+            if (
+                verb.kind != "word"
+                or _purpose_at(cited.clause, marker)
+                or not (
+                    conjecture
+                    or caused is not None
+                    or _verb_like(cited.clause, governed)
+                    or _directly_governed(cited.clause, marker, governed)
+                )
+            ):
                 continue
+            verbs = [verb]
+            if caused is not None:
+                verbs.append(cited.clause.tokens[caused])  # 'could let labs stop': the stopping
             for index, token in enumerate(sentence.tokens):
-                if not (token.content and same_word(token, verb)):
+                if not (token.content and any(same_word(token, said) for said in verbs)):
                     continue
+                if any(t.low == "to" for t in sentence.tokens[max(0, index - 3) : index]):
+                    continue  # 'cards to be replaced', 'unable to complete': not reported as done
                 following = cited.clause.tokens[marker + 1].low if marker + 1 < len(cited.clause.tokens) else ""
-                # 'could not complete' reports a past inability, not a possibility.
-                possibility = cited.clause.tokens[marker].low in _POSSIBILITY and following != "not"
-                if not possibility and not _past_at(sentence, index):
+                # 'could not complete' reports a past inability, not a possibility; a proposal or a
+                # hypothesis reported in any tense as what is so is a change of modality.
+                possibility = conjecture or (cited.clause.tokens[marker].low in _POSSIBILITY and following != "not")
+                if not possibility and not _past_at(sentence, index) and not _past_before(sentence, index):
                     continue  # 'opens in March', 'is cutting': the present may report a plan
                 reasons.append(
                     f"modality: the paragraph says '{_phrase(sentence, index)}' as a fact; "
@@ -2991,6 +3405,79 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                 )
                 return reasons
     return reasons
+
+
+def _directly_governed(clause: Clause, marker: int, governed: int) -> bool:
+    """Whether only adverbs and 'be' stand between a modal and its word: 'may partly reflect',
+    'will become generally available'. The word is what the modal hedges."""
+    between = clause.tokens[marker + 1 : governed]
+    return governed > marker and all(
+        t.kind == "word" and (not t.content or t.low.endswith("ly") or t.low in _BE) for t in between
+    )
+
+
+def _caused_verb(clause: Clause, index: int) -> int | None:
+    """The verb a causative brings about: 'let labs stop', 'help teams ship'."""
+    tokens = clause.tokens
+    if tokens[index].low not in _CAUSATIVES:
+        return None
+    for position in range(index + 2, min(len(tokens), index + 5)):
+        if tokens[position].boundary:
+            return None
+        if tokens[position].content and _verb_like(clause, position):
+            return position
+    return None
+
+
+_CERTAIN = _forms("will shall 'll")
+# Weighing a step, not taking it: 'will consult on banning', 'is considering cutting'.
+_DELIBERATING = _forms(
+    "consult consults consulted consulting consultation consider considers considered considering weigh weighs "
+    "weighing explore explores exploring study studies studying review reviewing debate debating"
+)
+
+
+def _weighed_only(sentence: Clause, reported: list[tuple[Cited, int]]) -> str:
+    """'will be banned' where the claim says 'will consult on banning': a step weighed made a
+    step decided. The passage must weigh nothing itself."""
+    if any(t.low in _DELIBERATING for t in sentence.tokens):
+        return ""
+    for cited, position in reported:
+        tokens = cited.clause.tokens
+        for before in range(max(0, position - 3), position):
+            if tokens[before].low in _DELIBERATING and not any(t.boundary for t in tokens[before + 1 : position]):
+                mine = _phrase(sentence, _said_at(sentence, tokens[position]), before=2)
+                theirs = _span(cited.clause, before, position + 2)
+                return (
+                    f"modality: the paragraph says '{mine}' as decided; "
+                    f"{cited.label} says '{theirs}' (weighed, not decided)"
+                )
+    return ""
+
+
+def _said_at(sentence: Clause, token: Token) -> int:
+    return next((i for i, t in enumerate(sentence.tokens) if t.content and same_word(t, token)), 0)
+
+
+def _certainty_upgrade(sentence: Clause, marker: int, governed: int, reported: list[tuple[Cited, int]]) -> str:
+    """'will exceed 70%' where the claim says 'could exceed 70%': a possibility made a certain
+    forecast. The passage must keep no hint of possibility anywhere ('may', 'could', 'likely')."""
+    if sentence.tokens[marker].low not in _CERTAIN or not sentence.tokens[governed].content:
+        return ""
+    if any(t.low in _POSSIBILITY or t.low in ("likely", "might", "perhaps", "if") for t in sentence.tokens):
+        return ""
+    for cited, position in reported:
+        claim = cited.clause
+        for other_marker, other_governed in claim.modals:
+            if other_governed != position or claim.tokens[other_marker].low not in _POSSIBILITY:
+                continue
+            if not same_word(sentence.tokens[governed], claim.tokens[position]):
+                continue
+            return (
+                f"modality: the paragraph says '{_span(sentence, marker, governed)}' (a certain forecast); "
+                f"{cited.label} says '{_span(claim, other_marker, other_governed)}' (a possibility)"
+            )
+    return ""
 
 
 # A claim's 'may help' is not the passage's 'helps', whatever its tense.
@@ -3005,6 +3492,35 @@ def _past_at(clause: Clause, index: int) -> bool:
     if previous & {"has", "have", "had", "was", "were"}:
         return True
     return low.endswith("ed") or low in _VERB_FORMS
+
+
+def _past_before(clause: Clause, index: int) -> bool:
+    """A word reported as done by the verb before it: 'became generally available', 'was
+    fully operational'."""
+    before = index - 1
+    tokens = clause.tokens
+    while (
+        before >= 0
+        and index - before <= 4
+        and tokens[before].kind == "word"
+        and not tokens[before].boundary
+        and (tokens[before].low.endswith("ly") or not tokens[before].content)
+        and tokens[before].low not in _BE_PAST
+        and tokens[before].low not in _BECOMING
+    ):
+        before -= 1  # 'has become the first gigawatt-scale', 'was fully operational'
+    if before < 0:
+        return False
+    previous = clause.tokens[before].low
+    if previous in _BE_PAST or previous in _VERB_FORMS or (previous.endswith("ed") and len(previous) > 4):
+        return True
+    return previous in _BECOMING and _past_at(clause, before)  # 'has become', 'has been'
+
+
+_BECOMING = _forms("become been")
+
+
+_BE_PAST = _forms("was were became")
 
 
 def _purpose_at(clause: Clause, marker: int) -> bool:
@@ -3056,11 +3572,24 @@ def _verb_like(clause: Clause, index: int) -> bool:
     for suffix in ("s", "es", "ed", "d", "ing"):
         if low.endswith(suffix) and low[: -len(suffix)] in _BASE_VERBS:
             return True
+    if low.endswith("ing") and low[:-3] + "e" in _BASE_VERBS:
+        return True  # 'retiring', 'closing'
+    if _doubled(low) in _BASE_VERBS:
+        return True  # 'flagged', 'banning'
     if low.endswith("ied") and low[:-3] + "y" in _BASE_VERBS:
         return True
     if low.endswith("s") and not low.endswith("ss") and index > 0 and tokens[index - 1].name:
         return True
     return low.endswith("ed") and len(low) > 4
+
+
+def _doubled(low: str) -> str:
+    """The plain verb of a form that doubles its last consonant: 'flagged', 'banning'."""
+    for suffix in ("ed", "ing"):
+        stem = low[: -len(suffix)]
+        if low.endswith(suffix) and len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiouls":
+            return stem[:-1]
+    return ""
 
 
 def _object_like(token: Token) -> bool:
@@ -3072,11 +3601,53 @@ def _object_like(token: Token) -> bool:
 NEW_PREDICATE_BACKED = 0.5
 
 
+def _clause_end(tokens: list[Token], start: int) -> int:
+    """Where the clause of token ``start`` ends. A comparison's 'as' does not end it: 'took
+    twice as long to collect diamonds', 'as many as 40 people'."""
+    end = start
+    while end < len(tokens) and not (tokens[end].boundary and not _comparing_as(tokens, end)):
+        end += 1
+    return end
+
+
+_AS_MUCH = _forms("twice half thrice times just almost nearly about not")
+
+
+def _comparing_as(tokens: list[Token], index: int) -> bool:
+    if tokens[index].low != "as":
+        return False
+    before = tokens[index - 1].low if index else ""
+    return before in _AS_MUCH or (index + 2 < len(tokens) and tokens[index + 2].low == "as")
+
+
+def _adjectival(clause: Clause, index: int) -> bool:
+    """A participle used as an adjective, an adverb before it and its noun after: 'from newly
+    acquired skills', 'of the recently opened plant'. What the sentence asserts is elsewhere.
+    ('paid contractors' without its adverb may be what the sentence adds: it stays a verb.)"""
+    tokens = clause.tokens
+    if tokens[index].low.endswith("ing"):
+        return False  # 'by detecting deception': a gerund, what the sentence says is done
+    before = index - 1
+    while before >= 0 and tokens[before].low.endswith("ly") and tokens[before].content:
+        before -= 1
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    return (
+        before < index - 1
+        and before >= 0
+        and (tokens[before].low in _PREPOSITIONS or tokens[before].low in _DETERMINERS)
+        and following is not None
+        and following.content
+        and not following.name
+    )
+
+
+_PREPOSITIONS = _forms("of from with in on for to at by into than about against among across without")
+
+
 def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
     total = backed = 0.0
-    for token in clause.tokens[verb + 1 :]:
-        if token.boundary:
-            break
+    tokens = clause.tokens
+    for token in tokens[verb + 1 : _clause_end(tokens, verb + 1)]:
         if token.kind == "number" or token.low in NUMBER_WORDS:
             total += 1
             backed += 1  # the figure rule holds figures to the claims
@@ -3146,6 +3717,10 @@ def _event_verb(clause: Clause, index: int) -> bool:
                 break
         if not known and low.endswith("ied") and low[:-3] + "y" in _BASE_VERBS:
             known, form = True, "ed"
+        if not known and low.endswith("ing") and low[:-3] + "e" in _BASE_VERBS:
+            known, form = True, "ing"
+        if not known and _doubled(low) in _BASE_VERBS:
+            known, form = True, "ing" if low.endswith("ing") else "ed"  # 'flagged', 'banning'
         if not known and low in _BASE_VERBS:
             known, form = True, "plain"
         if not known and len(low) > 5 and low[:-2] in _BASE_VERBS and low.endswith("ed"):
@@ -3156,10 +3731,41 @@ def _event_verb(clause: Clause, index: int) -> bool:
         return True  # 'sold', 'blamed'
     after_auxiliary = previous is not None and (previous.low in _AUXILIARIES or previous.low in _BE)
     if form == "ing":
-        return previous is not None and (previous.low in _BE or previous.low == "by")
+        # 'is selling', 'by selling', 'recommends retiring': what is done, or urged to be done.
+        return previous is not None and (previous.low in _BE or previous.low == "by" or previous.low in _GERUND_TAKERS)
     if form in ("s", "es"):
         return previous is not None and (previous.name or previous.low in _PRONOUNS)
-    return after_auxiliary
+    # 'lets teams train': the verb a causative brings about; 'the authors blame': a plain verb
+    # after its plural subject.
+    caused = index > 1 and tokens[index - 2].low in _CAUSATIVES
+    return after_auxiliary or caused or (previous is not None and _plural_subject(clause, index - 1))
+
+
+_PAYING = _forms("pay pays paid paying spend spends spent spending")
+
+# Verbs whose object is a gerund: the gerund is what the sentence says is done or urged.
+_GERUND_TAKERS = _forms(
+    "recommend recommends recommended suggest suggests suggested propose proposes proposed began begun begin "
+    "begins start starts started stop stops stopped avoid avoids avoided consider considers considered"
+)
+
+
+def _plural_subject(clause: Clause, index: int) -> bool:
+    """A plural noun that can be a verb's subject: 'the authors', 'regulators'; not a verb form
+    itself ('sells') and not the sentence's first word (a name or a noun the rules cannot tell)."""
+    token = clause.tokens[index]
+    low = token.low
+    return (
+        index > 0
+        and token.kind == "word"
+        and len(low) > 3
+        and not token.name
+        and low.endswith("s")
+        and not low.endswith("ss")
+        and low[:-1] not in _BASE_VERBS
+        and low[:-2] not in _BASE_VERBS
+        and (clause.tokens[index - 1].low in _DETERMINERS or clause.tokens[index - 1].name)
+    )
 
 
 def _nearest(sentence: Clause, first: int, end: int, claims: Sequence[Cited]) -> str:
@@ -3200,15 +3806,17 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
         if (
             not token.content
             or token.name
+            or token.low in MONTHS  # 'April-to-June': a date, not a verb after 'to'
+            # 'paid $14.3 billion for half of Scale AI': the money side of a purchase the claims report
+            or (token.low in _PAYING and any(kind == "trade" for kind, _ in backing.polarities))
             or token.low in _CARRIER_VERBS
             or backing.backs(token.stem)
             or not _verb_like(sentence, index)
+            or _adjectival(sentence, index)
         ):
             index += 1
             continue
-        end = index + 1
-        while end < len(tokens) and not tokens[end].boundary:
-            end += 1
+        end = _clause_end(tokens, index + 1)
         new = [
             i
             for i in range(index + 1, end)
@@ -3217,7 +3825,9 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             and tokens[i].low not in NUMBER_WORDS  # counts are the figure rule's
             and not backing.backs(tokens[i].stem)
         ]
-        governed = [i for i in new if _object_like(tokens[i]) and not _verb_like(sentence, i)]
+        # After the verb, an -s word right after a name is a plural noun ('switched GPU
+        # suppliers'), not a verb of that name's.
+        governed = [i for i in new if _object_like(tokens[i]) and (not _verb_like(sentence, i) or tokens[i - 1].name)]
         before = index - 1
         while before > 0 and (tokens[before].low in _ADVERBS or tokens[before].low == "now"):
             before -= 1  # 'is now approved'
@@ -3239,7 +3849,14 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             )
             index = end
             continue
-        if (governed or passive) and POLARITY.get(token.low) not in backing.polarities and _event_verb(sentence, index):
+        # Urged or brought about ('recommends retiring 14 benchmarks', 'lets teams train'): the
+        # verb is the assertion even when the claims name what it is done to.
+        urged = index > 0 and (tokens[index - 1].low in _GERUND_TAKERS or tokens[index - 2].low in _CAUSATIVES)
+        if (
+            (governed or passive or urged)
+            and POLARITY.get(token.low) not in backing.polarities
+            and _event_verb(sentence, index)
+        ):
             # What happened, in a verb no claim has nor a synonym of: the sentence's assertion
             # is new however many of its topic words the claims share ('has sold its Nevada
             # solar farm' against 'will build a solar farm in Nevada').
@@ -3252,7 +3869,9 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             )
             index = end
             continue
-        index = end
+        # 'lets teams train', 'recommends retiring': the verb a causative or a verb of advice
+        # governs may be the assertion.
+        index = index + 1 if token.low in _CAUSATIVES or token.low in _GERUND_TAKERS else end
     return reasons
 
 
@@ -3340,6 +3959,28 @@ def _plural_noun_at(clause: Clause, index: int) -> bool:
     return token.low[:-1] not in _BASE_VERBS and token.low[:-2] not in _BASE_VERBS  # 'Acme sues' is a verb
 
 
+def _nominal_at(clause: Clause, index: int, subject: list[int]) -> bool:
+    """Whether a verb-like word and the words before it are a noun phrase, not a doer and its
+    verb: 'the number of steps needed to reach' (a preposition before the 'doer'), 'model-
+    generated tests stood in' (the '-s' word is the subject of the verb after it)."""
+    tokens = clause.tokens
+    before = min(subject) - 1
+    while before >= 0 and tokens[before].low in _DETERMINERS:
+        before -= 1
+    if before >= 0 and tokens[before].low in _PREPOSITIONS:
+        return True
+    low = tokens[index].low
+    following = index + 1
+    return (
+        low.endswith("s")
+        and not low.endswith("ss")
+        and following < len(tokens)
+        and tokens[following].content
+        and not tokens[following].low.endswith("s")
+        and _verb_like(clause, following)
+    )
+
+
 def _doers(clause: Clause) -> list[tuple[int, list[int]]]:
     """Each active verb of a clause with the words right before it (its doer), once a clause."""
     if clause.doers is None:
@@ -3355,7 +3996,7 @@ def _doers(clause: Clause) -> list[tuple[int, list[int]]]:
             ):
                 continue
             subject = _subject(clause, index)
-            if subject:
+            if subject and not _nominal_at(clause, index, subject):
                 clause.doers.append((index, subject))
     return clause.doers
 
@@ -3465,46 +4106,97 @@ def _read_owner(clause: Clause, index: int) -> frozenset[str]:
     return frozenset(found)
 
 
+def _sized(clause: Clause, index: int) -> bool:
+    """A number glued to a unit letter: the size in 'a 17B model', '4x', part of a name."""
+    end = clause.tokens[index].end
+    return end < len(clause.text) and clause.text[end].isalpha()
+
+
+def _owns_elsewhere(sentence: Clause, index: int, theirs: frozenset[str]) -> bool:
+    """Whether what the claim gives this figure to has another figure in the sentence, or
+    stands after this one ('against 97 for SkillForge agents'): the figures were exchanged,
+    not said of the same thing in other words."""
+    tokens = sentence.tokens
+    for position, token in enumerate(tokens):
+        figure = (token.kind == "number" and not token.name) or token.low in NUMBER_WORDS or token.low == "zero"
+        if position != index and figure and theirs & _owner(sentence, position):
+            return True
+    # 'against 97 for SkillForge agents', '97 minutes for the baseline': whose, after 'for'.
+    marker = next((i for i in range(index + 1, min(len(tokens), index + 4)) if tokens[i].low == "for"), None)
+    if marker is None:
+        return False
+    after = {t.stem for t in tokens[marker + 1 : _clause_end(tokens, marker + 1)] if t.content}
+    return bool(theirs & after)
+
+
 def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     """A figure said of something the claim says another figure of: 'the baselines reached a
     30.7% pass rate, where ProgAgent-14B scored zero' against a claim giving the 30.7% to
-    ProgAgent-14B and zero to the baselines."""
+    ProgAgent-14B and zero to the baselines.
+
+    Owners are compared by the words that tell a claim's figures apart: in 'the planner agents
+    reached 30.7%, the baseline agents 12.4%', 'planner' and 'baseline', not 'agents'."""
     for index, token in enumerate(sentence.tokens):
-        if token.kind != "number" or _YEAR.fullmatch(token.text):
+        if token.kind != "number" or token.name:
+            continue  # a number inside a name ('GPT-4.1') is no one's figure
+        value = _number_value(token)
+        if _YEAR.fullmatch(value) or _sized(sentence, index):
             continue  # a year dates a sentence; it is no one's figure
+        givers = [(cited, position) for cited in claims for position in _numbers(cited.clause).get(value, ())]
+        if not givers:
+            continue
         mine = _owner(sentence, index)
         if not mine:
             continue
-        value = _number_value(token)
-        if any(
-            mine & _owner(cited.clause, position)
-            for cited in claims
-            for position in _numbers(cited.clause).get(value, ())
-        ):
+        owners = [(cited, position, *_told_apart(cited.clause, position)) for cited, position in givers]
+        if any(mine & theirs for _, _, theirs, _ in owners):
             continue  # a cited claim gives this value to the same thing
-        for cited in claims:
-            claim = cited.clause
-            for position in _numbers(claim).get(value, ()):
-                theirs = _owner(claim, position)
-                if not theirs:
-                    continue
-                # A swap, not a rewording: the passage's owner is the owner of another of the
-                # claim's figures ('where the baselines scored zero').
-                others = [
-                    i
-                    for i, t in enumerate(claim.tokens)
-                    if i != position
-                    and (t.kind == "number" or t.low in NUMBER_WORDS or t.low == "zero")
-                    and not (t.start and claim.text[t.start - 1] in "-.")  # not 'Lumen-7'
-                    and not _YEAR.fullmatch(t.text)
+        for cited, position, theirs, others in owners:
+            # A swap, not a rewording: the passage's owner is the owner of another of the
+            # claim's figures ('where the baselines scored zero'), and the claim's owner of this
+            # one has another figure in the passage.
+            if (
+                theirs
+                and theirs <= sentence.stems
+                and any(mine & other for other in others)
+                and _owns_elsewhere(sentence, index, theirs)
+            ):
+                claim = cited.clause
+                return [
+                    f"entity swap: the paragraph gives '{token.text}' to "
+                    f"'{_span(sentence, max(0, index - FIGURE_OWNER_REACH), index - 1)}'; "
+                    f"{_claim_says(cited, _span(claim, max(0, position - FIGURE_OWNER_REACH), position))}"
                 ]
-                if theirs <= sentence.stems and any(mine & _owner(claim, i) for i in others):
-                    return [
-                        f"entity swap: the paragraph gives '{token.text}' to "
-                        f"'{_span(sentence, max(0, index - FIGURE_OWNER_REACH), index - 1)}'; "
-                        f"{_claim_says(cited, _span(claim, max(0, position - FIGURE_OWNER_REACH), position))}"
-                    ]
     return []
+
+
+def _told_apart(claim: Clause, position: int) -> tuple[frozenset[str], list[frozenset[str]]]:
+    """The owner of a claim's figure and those of its other figures, each less the words they
+    share ('agents' of 'the planner agents' and 'the baseline agents'). Kept once a clause."""
+    if claim.told_apart is None:
+        claim.told_apart = {}
+    found = claim.told_apart.get(position)
+    if found is None:
+        found = claim.told_apart[position] = _read_told_apart(claim, position)
+    return found
+
+
+def _read_told_apart(claim: Clause, position: int) -> tuple[frozenset[str], list[frozenset[str]]]:
+    others = [
+        _owner(claim, i)
+        for i, t in enumerate(claim.tokens)
+        if i != position
+        and (t.kind == "number" or t.low in NUMBER_WORDS or t.low == "zero")
+        and not (t.start and claim.text[t.start - 1] in "-.")  # not 'Lumen-7'
+        and not t.name  # not 'Claude Opus 4'
+        and not _YEAR.fullmatch(_number_value(t))
+        and not _sized(claim, i)  # not 'a 17B model'
+    ]
+    theirs = _owner(claim, position)
+    shared = theirs.intersection(*others) if others else frozenset()
+    if shared == theirs:
+        return theirs, [other - theirs for other in others]
+    return theirs - shared, [other - shared for other in others]
 
 
 # Comparisons ---------------------------------------------------------------------------------
