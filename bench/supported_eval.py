@@ -18,9 +18,10 @@ cases were caught (and how many passed):
 - ``blind-a`` and ``blind-b``: ``tests/verification/blind_cases_a.json`` and ``_b.json``, 260
   cases each written by two helpers who saw the issue's rules and the seeds but neither the
   code nor any other set (one on the seeds' subjects, one on wider news); tuning data;
-- ``blind-c``: ``tests/verification/blind_cases_c.json``, a third blind writer's cases, kept
-  for validation: like the held-out set its cases are never printed, only counted, so the
-  rules tuned on the sets above can be seen to generalise before the held-out set is run;
+- ``blind-c``: ``tests/verification/blind_cases_c.json``, a third blind writer's 240 cases
+  (mixed subjects, a third with several claims or sentences). It validated the first round of
+  rules tuned on blind-a and blind-b (counted only: 68.8% before, 72.9% after) and became
+  tuning data for the second round;
 - ``blind-d``: ``tests/verification/blind_cases_d.json``, a fourth blind writer's 240 cases on
   the seeds' own subjects and in their paragraphs' style, for validation like ``blind-c``;
 - ``held-out``: ``tests/verification/heldout_cases.json``, written by someone else and never
@@ -53,7 +54,7 @@ SETS = {
     "held-out": ROOT / "tests" / "verification" / "heldout_cases.json",
 }
 # Sets that measure: their cases are never printed, only counted, so nobody tunes on them.
-MEASURING = ("blind-c", "blind-d", "held-out")
+MEASURING = ("blind-d", "held-out")
 ACCURACY_TARGET = 0.95
 FALSE_ALARM_TARGET = 0.03
 # Kinds of which no unsupported case may pass: what a fact-checker catches first.
