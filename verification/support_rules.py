@@ -534,7 +534,7 @@ _CARRIER_VERBS = _forms("reach reached post posted record recorded see saw seen 
 
 _TOKEN = re.compile(
     r"(?P<word>[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?)"
-    r"|(?P<number>[$€£¥]?\d[\d,]*(?:\.\d+)?%?)"
+    r"|(?P<number>[$€£¥]?\d(?:\d|,(?=\d))*(?:\.\d+)?%?)"
     r"|(?P<punct>[.,;:!?()\"]|\s[-\u2013\u2014]\s)"
 )
 
@@ -2957,7 +2957,13 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         if not is_real(owner):
             continue
         value = _number_value(token)
-        givers = [(cited, position) for cited in claims for position in _numbers(cited.clause).get(value, ())]
+        # A day after its month ('October 2') is a date, no one's figure: the date rule's.
+        givers = [
+            (cited, position)
+            for cited in claims
+            for position in _numbers(cited.clause).get(value, ())
+            if not (position and cited.clause.tokens[position - 1].low in MONTHS)
+        ]
         if not givers:
             continue
         if any(_name_in_clause(cited.clause, position, owner) for cited, position in givers):
