@@ -1050,6 +1050,11 @@ class Backing:
         in_names = {t.stem for claim in claims for t in claim.tokens if t.name}
         in_words = {t.stem for claim in claims for t in claim.tokens if t.kind == "word" and not t.name}
         self.name_only = in_names - in_words
+        # The words the claims' nominalisations were made from, by their first letters.
+        self.roots: dict[str, set[str]] = {}
+        for item in stems:
+            for root in _roots(item)[1:]:
+                self.roots.setdefault(root[:MIN_ROOT], set()).add(root)
 
     def add(self, stems: set[str]) -> None:
         if stems:
@@ -1064,12 +1069,56 @@ class Backing:
             return True
         if POLARITY_STEMS.get(stem) in self.directions:
             return True  # 'lower' for 'dropped': the same movement
+        if _derived_from(stem, self.index.stems, self.roots):
+            return True  # 'reduction' for 'reduced', 'approval' for 'approved', and the reverse
         # Compounds: 'buy' in 'buyback', 'photo' in 'photograph'.
         return len(stem) >= 3 and any(
             (other.startswith(stem) and len(other) >= max(len(stem) + 3, 5))
             or (len(other) >= 4 and stem.startswith(other) and len(stem) >= len(other) + 3)
             for other in self.index.stems
         )
+
+
+# Suffixes that make a noun of a verb (or an adjective of a noun), as the stemmer leaves them:
+# 'reduction', 'approval', 'closure' ('closur'), 'performance' ('performanc'), 'investor'.
+_DERIVING = ("ation", "ition", "ion", "al", "ur", "anc", "enc", "or", "ment", "th")
+MIN_ROOT = 4
+
+
+@lru_cache(maxsize=16384)
+def _roots(stem: str) -> tuple[str, ...]:
+    """A stem and, when it ends in a deriving suffix, what is left without it: the word the
+    noun was made from ('reduct' of 'reduction', 'approv' of 'approval')."""
+    found = [stem]
+    for suffix in _DERIVING:
+        if stem.endswith(suffix) and len(stem) - len(suffix) >= MIN_ROOT:
+            found.append(stem[: -len(suffix)])
+            break
+    return tuple(found)
+
+
+def _same_root(a: str, b: str) -> bool:
+    """Two roots of one word, the noun's spelling drifting at its end: 'reduct'/'reduc',
+    'decis'/'decid', 'expans'/'expand', 'acquisit'/'acquir'."""
+    shared = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        shared += 1
+    return shared >= max(MIN_ROOT, min(len(a), len(b)) - 1)
+
+
+def _derived_from(stem: str, stems: set[str], roots: dict[str, set[str]]) -> bool:
+    """Whether a stem is a nominalisation of a claim's word, or the word of a claim's
+    nominalisation (``roots``: the claims' stripped roots by their first letters). Two plain
+    stems are not compared this way: 'plan' is no root of 'plant'."""
+    mine = _roots(stem)
+    if len(mine) > 1:
+        root = mine[1]
+        candidates = roots.get(root[:MIN_ROOT], set()) | {other for other in stems if other[:MIN_ROOT] == root[:MIN_ROOT]}
+        if any(_same_root(root, other) for other in candidates):
+            return True
+    return any(_same_root(stem, other) for other in roots.get(stem[:MIN_ROOT], ()))
 
 
 def weight(stem: str) -> float:
