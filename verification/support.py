@@ -515,6 +515,7 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
         and not ("." in name and lex.name_is_mentioned(name.replace(".", ""), backing_lower, backing_stems))
         and not any(word in backing_lower for word in _TITLES.get(name) or _TITLES.get(name.rstrip("s"), ()))
         and not _initials_of(name, text)
+        and not _abbreviation_in(name, text)
         and not lex.name_is_mentioned(name, backing_lower, backing_stems)
     ]
 
@@ -638,6 +639,29 @@ def _initials_of(name: str, backing: str) -> bool:
         return small and done > 0 and spells(position + 1, done)  # 'of' left out: 'ECB'
 
     return any(spells(start, 0) for start, word in enumerate(words) if word[0].isupper())
+
+
+_SPELLED_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+
+
+def _abbreviation_in(name: str, text: str) -> bool:
+    """Whether a short name abbreviates words the claims spell out, read as a reader would:
+    a unit ('Tbps' for 'terabits-per-second', 'MJ' for 'megajoules') or a name cut short
+    ('Fed' for 'Federal Reserve'). A lower-case word is a unit only for a name of two capitals
+    or more; otherwise the words must be a name's, capitalised."""
+    letters = sum(ch.isalnum() for ch in name)
+    if not 2 <= letters <= 6 or not name[0].isupper():
+        return False
+    capitals = sum(ch.isupper() for ch in name)
+    words = _SPELLED_WORD.findall(text)
+    initial = name[0].lower()
+    for start, word in enumerate(words):
+        if word[0].lower() != initial or not (word[0].isupper() or capitals >= 2 or "-" in word):
+            continue
+        for end in range(start + 1, min(len(words), start + letters + 3) + 1):
+            if rules.abbreviates(name, " ".join(words[start:end])):
+                return True
+    return False
 
 
 _EXPANSIONS = {

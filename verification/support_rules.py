@@ -3091,10 +3091,55 @@ def _head_noun(token: Token) -> bool:
 def _same_name(one: str, other: str) -> bool:
     if one == other or one in other or other in one:
         return True
+    if abbreviates(one, other) or abbreviates(other, one):
+        return True  # 'IDC' and 'International Data Corporation'
     # The words of one within the other, or the same first word: 'Harbor Capital' and 'Harbor',
     # not 'Mayo Clinic' and 'Cleveland Clinic', nor 'NW-RM-12B' and 'KRM-8B' (a size letter).
     mine, theirs = ({part for part in name.split() if len(part) > 1 and not part[0].isdigit()} for name in (one, other))
     return bool(mine and theirs) and (mine <= theirs or theirs <= mine or one.split()[0] == other.split()[0])
+
+
+_NAME_PARTS = re.compile(r"[^\W_]+")
+_LONGEST_ABBREVIATION = 6
+
+
+@lru_cache(maxsize=8192)
+def abbreviates(short: str, long: str) -> bool:
+    """Whether ``short`` is an abbreviation of the words of ``long``, all of them: each word
+    gives its first letter and maybe more of its letters in order, small words may give none
+    ('IDC' for 'International Data Corporation', 'Tbps' for 'terabits-per-second', 'MJ' for
+    'megajoules', 'Fed' for 'Federal'). One word must be long for its letters to be chosen
+    from it: 'MS' is no abbreviation of 'most'."""
+    letters = "".join(_NAME_PARTS.findall(short)).lower()
+    words = [word.lower() for word in _NAME_PARTS.findall(long)]
+    if not 2 <= len(letters) <= _LONGEST_ABBREVIATION or not words or len(words) > len(letters) + 3:
+        return False
+    if len(words) == 1 and (len(words[0]) < 2 * len(letters) + 1 or words[0] == letters):
+        return False
+
+    @lru_cache(maxsize=None)
+    def spells(done: int, word: int) -> bool:
+        if word == len(words):
+            return done == len(letters)
+        current = words[word]
+        if current in lex.STOPWORDS and spells(done, word + 1):
+            return True
+        if done == len(letters) or current[0] != letters[done]:
+            return False
+        # The word's initial, then any of its letters in order, then the next word.
+        at, taken = 1, done + 1
+        if spells(taken, word + 1):
+            return True
+        while taken < len(letters):
+            found = current.find(letters[taken], at)
+            if found < 0:
+                return False
+            at, taken = found + 1, taken + 1
+            if spells(taken, word + 1):
+                return True
+        return False
+
+    return spells(0, 0)
 
 
 def _doer_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool], mentioned: str) -> str:
