@@ -2969,6 +2969,8 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                         and mine != theirs
                         and mine not in theirs
                         and theirs not in mine
+                        and not abbreviates(mine, theirs)  # 'IDC' for 'International Data Corporation'
+                        and not abbreviates(theirs, mine)
                         and mine in mentioned
                         and not _mentions(sentence, theirs)
                     ),
