@@ -3026,7 +3026,14 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             (span for first, last, span in reversed(cited.clause.names) if last < position and position - last <= 8),
             None,
         )
-        if not is_real(other_owner) or other_owner == owner or owner in other_owner or other_owner in owner:
+        if (
+            not is_real(other_owner)
+            or other_owner == owner
+            or owner in other_owner
+            or other_owner in owner
+            or abbreviates(owner, other_owner)  # 'WMO' for 'World Meteorological Organization'
+            or abbreviates(other_owner, owner)
+        ):
             continue
         reasons.append(
             f"entity swap: the paragraph gives '{token.text}' to {owner.title()}; "
@@ -4253,6 +4260,9 @@ def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         owners = [(cited, position, *_told_apart(cited.clause, position)) for cited, position in givers]
         if any(mine & theirs for _, _, theirs, _ in owners):
             continue  # a cited claim gives this value to the same thing
+        after = _owner_after(sentence, index)
+        if any(after & theirs for _, _, theirs, _ in owners):
+            continue  # '$30.9 billion of revenue': the owner said after the figure
         for cited, position, theirs, others in owners:
             # A swap, not a rewording: the passage's owner is the owner of another of the
             # claim's figures ('where the baselines scored zero'), and the claim's owner of this
@@ -4270,6 +4280,26 @@ def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     f"{_claim_says(cited, _span(claim, max(0, position - FIGURE_OWNER_REACH), position))}"
                 ]
     return []
+
+
+_SCALES = _forms("thousand million billion trillion k m bn mn")
+
+
+def _owner_after(clause: Clause, index: int) -> frozenset[str]:
+    """What a figure is of when said after it: '$30.9 billion of revenue', '40% of the tasks'."""
+    tokens = clause.tokens
+    at = index + 1
+    while at < len(tokens) and tokens[at].low in _SCALES:
+        at += 1
+    if at >= len(tokens) or tokens[at].low not in ("of", "in"):
+        return frozenset()
+    found = set()
+    for token in tokens[at + 1 : at + 4]:
+        if token.boundary or token.kind == "number" or token.low in _PREPOSITIONS:
+            break
+        if token.content:
+            found.add(token.stem)
+    return frozenset(found)
 
 
 def _told_apart(claim: Clause, position: int) -> tuple[frozenset[str], list[frozenset[str]]]:
