@@ -3753,11 +3753,32 @@ def _adjectival(clause: Clause, index: int) -> bool:
 _PREPOSITIONS = _forms("of from with in on for to at by into than about against among across without")
 
 
+# Counts in words are figures, the figure rule's to hold to the claims: 'from a single try'.
+_COUNTING = NUMBER_WORDS | _forms("single")
+
+
+# 'hand-built ones': a pro-form standing for a noun said before, nothing new.
+_PRO_FORMS = _forms("ones")
+
+
+def _counting(token: Token) -> bool:
+    return token.low in _COUNTING or token.low in _PRO_FORMS
+
+
+# Verbs that link a thing to what is said of it ('proved hard', 'remains the workhorse', 'came
+# through largely intact'): they assert nothing of their own; a reporter's characterisation of
+# the claim's facts follows them.
+_LINKING = _forms(
+    "prove proves proved proven remain remains remained stay stays stayed seem seems seemed appear appears "
+    "appeared become becomes became come comes came emerge emerges emerged"
+)
+
+
 def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
     total = backed = 0.0
     tokens = clause.tokens
     for token in tokens[verb + 1 : _clause_end(tokens, verb + 1)]:
-        if token.kind == "number" or token.low in NUMBER_WORDS:
+        if token.kind == "number" or _counting(token):
             total += 1
             backed += 1  # the figure rule holds figures to the claims
         elif token.content and token.low not in _ADVERBS:
@@ -3897,6 +3918,23 @@ def _nearest(sentence: Clause, first: int, end: int, claims: Sequence[Cited]) ->
     return f"; the nearest, {_claim_says(best, _span(best.clause, first, verb + 4))}"
 
 
+def _carries_stated_figure(sentence: Clause, verb: int, end: int, claims: Sequence[Cited]) -> bool:
+    """A verb whose object is a figure a claim states ('delivered 87% of the training signal',
+    'posts 73.6%'): the verb only attaches the figure to its owner, however the reporter words
+    it; whether the figure is right is the figure rule's."""
+    tokens = sentence.tokens
+    for index in range(verb + 1, min(end, verb + 4)):
+        token = tokens[index]
+        if token.kind == "number" and not token.name:
+            value = _number_value(token)
+            return any(value in _numbers(cited.clause) for cited in claims)
+        if token.low in _PREPOSITIONS or (
+            token.content and token.low not in _ADVERBS and not token.low.endswith("ly")
+        ):
+            return False  # 'adopted by 10,000 companies': the figure is the doer's, not the object
+    return False
+
+
 def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cited] = ()) -> list[str]:
     """What a sentence asserts that no claim has: a verb in no cited claim whose clause (the
     words it governs, to the clause's end) is mostly in none either ('will replace every
@@ -3919,6 +3957,7 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             # 'paid $14.3 billion for half of Scale AI': the money side of a purchase the claims report
             or (token.low in _PAYING and any(kind == "trade" for kind, _ in backing.polarities))
             or token.low in _CARRIER_VERBS
+            or token.low in _LINKING
             or backing.backs(token.stem)
             or not _verb_like(sentence, index)
             or _adjectival(sentence, index)
@@ -3931,7 +3970,7 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             for i in range(index + 1, end)
             if tokens[i].content
             and not tokens[i].name
-            and tokens[i].low not in NUMBER_WORDS  # counts are the figure rule's
+            and not _counting(tokens[i])  # counts are the figure rule's
             and not backing.backs(tokens[i].stem)
         ]
         # After the verb, an -s word right after a name is a plural noun ('switched GPU
@@ -3961,8 +4000,12 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
         # Urged or brought about ('recommends retiring 14 benchmarks', 'lets teams train'): the
         # verb is the assertion even when the claims name what it is done to.
         urged = index > 0 and (tokens[index - 1].low in _GERUND_TAKERS or tokens[index - 2].low in _CAUSATIVES)
+        # A passive with nothing after it in its clause ('a task that cannot be solved') is a
+        # verb alone: too little to tell a new assertion from a reporter's word for the claim's.
+        passive = passive and any(tokens[i].content or tokens[i].kind == "number" for i in range(index + 1, end))
         if (
             (governed or passive or urged)
+            and (governed or urged or not _carries_stated_figure(sentence, index, end, claims))
             and POLARITY.get(token.low) not in backing.polarities
             and _event_verb(sentence, index)
         ):
