@@ -44,7 +44,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from . import text as lex
 
@@ -1100,11 +1100,7 @@ def _roots(stem: str) -> tuple[str, ...]:
 def _same_root(a: str, b: str) -> bool:
     """Two roots of one word, the noun's spelling drifting at its end: 'reduct'/'reduc',
     'decis'/'decid', 'expans'/'expand', 'acquisit'/'acquir'."""
-    shared = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        shared += 1
+    shared = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     return shared >= max(MIN_ROOT, min(len(a), len(b)) - 1)
 
 
@@ -1115,7 +1111,8 @@ def _derived_from(stem: str, stems: set[str], roots: dict[str, set[str]]) -> boo
     mine = _roots(stem)
     if len(mine) > 1:
         root = mine[1]
-        candidates = roots.get(root[:MIN_ROOT], set()) | {other for other in stems if other[:MIN_ROOT] == root[:MIN_ROOT]}
+        start = root[:MIN_ROOT]
+        candidates = roots.get(start, set()) | {other for other in stems if other.startswith(start)}
         if any(_same_root(root, other) for other in candidates):
             return True
     return any(_same_root(stem, other) for other in roots.get(stem[:MIN_ROOT], ()))
@@ -3126,7 +3123,7 @@ def abbreviates(short: str, long: str) -> bool:
     if len(words) == 1 and (len(words[0]) < 2 * len(letters) + 1 or words[0] == letters):
         return False
 
-    @lru_cache(maxsize=None)
+    @cache
     def spells(done: int, word: int) -> bool:
         if word == len(words):
             return done == len(letters)
@@ -3928,9 +3925,7 @@ def _carries_stated_figure(sentence: Clause, verb: int, end: int, claims: Sequen
         if token.kind == "number" and not token.name:
             value = _number_value(token)
             return any(value in _numbers(cited.clause) for cited in claims)
-        if token.low in _PREPOSITIONS or (
-            token.content and token.low not in _ADVERBS and not token.low.endswith("ly")
-        ):
+        if token.low in _PREPOSITIONS or (token.content and token.low not in _ADVERBS and not token.low.endswith("ly")):
             return False  # 'adopted by 10,000 companies': the figure is the doer's, not the object
     return False
 
