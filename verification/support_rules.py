@@ -2989,8 +2989,8 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         return [swapped_doer]
     # Whose figure: the nearest name before a figure, in the passage and in the claim giving it.
     for index, token in enumerate(sentence.tokens):
-        if token.kind != "number" or token.name:
-            continue  # a number inside a name ('Loom-13B') is no one's figure
+        if token.kind != "number" or token.name or _YEAR.fullmatch(_number_value(token)):
+            continue  # a number inside a name ('Loom-13B') is no one's figure, nor is a year
         owner = next(
             (
                 span
@@ -3319,12 +3319,22 @@ def _object_swap(
         if not theirs or any(_same_name(span, other) for _, _, other in theirs):
             continue
         cited, other_first, other = theirs[0]
+        if _named_after(cited.clause, other_first, span) and not _named_after(sentence, first, other):
+            continue  # 'trained with GRPO on the DAPO dataset': the passage's name is the word's too
         if is_real(other) and _mentions(sentence, other):
             return (
                 f"entity swap: the paragraph says '{_phrase(sentence, first, before=3, after=2)}'; "
                 f"{_claim_says(cited, _phrase(cited.clause, other_first, before=3, after=2))}"
             )
     return ""
+
+
+def _named_after(clause: Clause, position: int, name: str) -> bool:
+    """Whether ``name`` stands after token ``position`` in its clause: another role of the same
+    word ('trained with GRPO on the DAPO-Math-17K dataset')."""
+    tokens = clause.tokens
+    end = next((i for i in range(position + 1, len(tokens)) if tokens[i].boundary), len(tokens))
+    return any(position < first and last < end and _same_name(span, name) for first, last, span in clause.names)
 
 
 def _roles_around(clause: Clause, index: int) -> tuple[str | None, str | None]:
@@ -4320,7 +4330,7 @@ def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     return []
 
 
-_SCALES = _forms("thousand million billion trillion k m bn mn")
+_SCALES = _forms("thousand million billion trillion k m bn mn percent per cent points percentage")
 
 
 def _owner_after(clause: Clause, index: int) -> frozenset[str]:
@@ -4329,7 +4339,7 @@ def _owner_after(clause: Clause, index: int) -> frozenset[str]:
     at = index + 1
     while at < len(tokens) and tokens[at].low in _SCALES:
         at += 1
-    if at >= len(tokens) or tokens[at].low not in ("of", "in"):
+    if at >= len(tokens) or tokens[at].low not in ("of", "in", "off"):
         return frozenset()
     found = set()
     for token in tokens[at + 1 : at + 4]:

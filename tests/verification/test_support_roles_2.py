@@ -116,3 +116,39 @@ def test_a_nominalisation_backs_its_verb_and_the_reverse(claim_word: str, passag
 def test_plain_words_sharing_letters_are_not_derived() -> None:
     backing = rules.Backing([rules.clause_of("The company will plan the launch.")])
     assert not backing.backs(rules.lex.stem("plant"))
+
+
+# Paraphrases the entity-swap rules must let through: a year is no one's figure; the owner of a
+# figure said after it ('38 percent off training time', '$30.9 billion of revenue'); a name the
+# claim gives the same word in another role ('trained with GRPO on the DAPO dataset').
+OWNER_PARAPHRASES = [
+    (
+        ["In its Q2 2026 earnings call, Halden said its cloud unit passed $2 billion in annual revenue."],
+        "The cloud unit passed $2 billion in annual revenue, Halden told investors on its second-quarter 2026 call.",
+    ),
+    (
+        ["The new scheduler reduced job completion time by 27% compared with Slurm on a 512-GPU cluster."],
+        "Swapping Slurm for the new scheduler cut 27 percent off job completion time on a 512-GPU cluster.",
+    ),
+    (
+        ["Orion Cloud reported operating income of $4.2 billion in the quarter on revenue of $18.7 billion."],
+        "Orion Cloud made $4.2 billion in operating income on $18.7 billion of revenue in the quarter.",
+    ),
+    (
+        ["The experiments used the Llama-3-8B base model trained with DPO on the UltraFeedback dataset."],
+        "In experiments on Llama-3-8B trained with the UltraFeedback dataset, DPO's beta made little difference.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("claims", "passage"), OWNER_PARAPHRASES)
+def test_the_same_roles_in_other_words_are_no_swap(claims: list[str], passage: str) -> None:
+    result = assess(passage, claims)
+    assert not any(reason.startswith("entity swap") for reason in result.reasons), result.reasons
+
+
+def test_names_exchanged_between_two_roles_are_still_a_swap() -> None:
+    result = assess(
+        "Marco Ruiz scored twice for Nantes against Lyon.", ["Marco Ruiz scored twice for Lyon against Nantes."]
+    )
+    assert any(reason.startswith("entity swap") for reason in result.reasons), result.reasons
