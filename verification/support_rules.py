@@ -4052,10 +4052,21 @@ def _subject(clause: Clause, verb: int) -> list[int]:
 
 
 def _active(clause: Clause, verb: int) -> bool:
+    """Not a passive: no 'be' before the verb, no 'by' after it, an adverb or two between
+    ('powered only by sunlight', 'led jointly by'), and no word hyphened to it before: 'sunlight-
+    powered' is 'powered by sunlight'."""
     tokens = clause.tokens
     before = tokens[verb - 1].low if verb else ""
-    after = tokens[verb + 1].low if verb + 1 < len(tokens) else ""
-    return before not in _BE and before != "being" and after != "by"
+    if tokens[verb].start and clause.text[tokens[verb].start - 1] == "-":
+        return False
+    after = verb + 1
+    while (
+        after < len(tokens)
+        and after <= verb + 2
+        and (tokens[after].low in _ADVERBS or tokens[after].low == "only" or tokens[after].low.endswith("ly"))
+    ):
+        after += 1
+    return before not in _BE and before != "being" and (after >= len(tokens) or tokens[after].low != "by")
 
 
 def _word_keys(token: Token) -> list[str]:

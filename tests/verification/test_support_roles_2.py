@@ -152,3 +152,25 @@ def test_names_exchanged_between_two_roles_are_still_a_swap() -> None:
         "Marco Ruiz scored twice for Nantes against Lyon.", ["Marco Ruiz scored twice for Lyon against Nantes."]
     )
     assert any(reason.startswith("entity swap") for reason in result.reasons), result.reasons
+
+
+@pytest.mark.parametrize(
+    ("claims", "passage"),
+    [
+        (
+            [
+                "Researchers at Caltech reported a water pump powered only by wind that moved up to 900 litres "
+                "of water per hour in trials in Chile."
+            ],
+            "In Chilean trials, a wind-powered water pump built at Caltech moved as many as 900 litres of water "
+            "an hour, the researchers report.",
+        ),
+        (
+            ["The expedition, led jointly by Norway and Chile, mapped 3,000 square kilometres of seabed."],
+            "The Norway-led expedition, run with Chile, mapped 3,000 square kilometres of seabed.",
+        ),
+    ],
+)
+def test_a_passive_with_an_adverb_or_a_hyphen_has_no_active_doer(claims: list[str], passage: str) -> None:
+    result = assess(passage, claims)
+    assert not any(reason.startswith("entity swap") for reason in result.reasons), result.reasons
