@@ -1052,7 +1052,9 @@ class Backing:
         self.name_only = in_names - in_words
         # The words the claims' nominalisations were made from, by their first letters.
         self.roots: dict[str, set[str]] = {}
+        self.by_start: dict[str, set[str]] = {}
         for item in stems:
+            self.by_start.setdefault(item[:MIN_ROOT], set()).add(item)
             for root in _roots(item)[1:]:
                 self.roots.setdefault(root[:MIN_ROOT], set()).add(root)
 
@@ -1060,6 +1062,10 @@ class Backing:
         if stems:
             self.index = lex.StemIndex(self.index.stems | stems)
             self.keys |= {_key(item) for item in stems}
+            for item in stems:
+                self.by_start.setdefault(item[:MIN_ROOT], set()).add(item)
+                for root in _roots(item)[1:]:
+                    self.roots.setdefault(root[:MIN_ROOT], set()).add(root)
 
     def __contains__(self, stem: str) -> bool:
         return self.backs(stem)
@@ -1069,7 +1075,7 @@ class Backing:
             return True
         if POLARITY_STEMS.get(stem) in self.directions:
             return True  # 'lower' for 'dropped': the same movement
-        if _derived_from(stem, self.index.stems, self.roots):
+        if _derived_from(stem, self.by_start, self.roots):
             return True  # 'reduction' for 'reduced', 'approval' for 'approved', and the reverse
         # Compounds: 'buy' in 'buyback', 'photo' in 'photograph'.
         return len(stem) >= 3 and any(
@@ -1104,7 +1110,7 @@ def _same_root(a: str, b: str) -> bool:
     return shared >= max(MIN_ROOT, min(len(a), len(b)) - 1)
 
 
-def _derived_from(stem: str, stems: set[str], roots: dict[str, set[str]]) -> bool:
+def _derived_from(stem: str, stems: dict[str, set[str]], roots: dict[str, set[str]]) -> bool:
     """Whether a stem is a nominalisation of a claim's word, or the word of a claim's
     nominalisation (``roots``: the claims' stripped roots by their first letters). Two plain
     stems are not compared this way: 'plan' is no root of 'plant'."""
@@ -1112,7 +1118,7 @@ def _derived_from(stem: str, stems: set[str], roots: dict[str, set[str]]) -> boo
     if len(mine) > 1:
         root = mine[1]
         start = root[:MIN_ROOT]
-        candidates = roots.get(start, set()) | {other for other in stems if other.startswith(start)}
+        candidates = itertools.chain(roots.get(start, ()), stems.get(start, ()))
         if any(_same_root(root, other) for other in candidates):
             return True
     return any(_same_root(stem, other) for other in roots.get(stem[:MIN_ROOT], ()))
