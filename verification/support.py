@@ -644,22 +644,27 @@ def _initials_of(name: str, backing: str) -> bool:
 _SPELLED_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 
 
+@lru_cache(maxsize=4096)
 def _abbreviation_in(name: str, text: str) -> bool:
     """Whether a short name abbreviates words the claims spell out, read as a reader would:
     a unit ('Tbps' for 'terabits-per-second', 'MJ' for 'megajoules') or a name cut short
     ('Fed' for 'Federal Reserve'). A lower-case word is a unit only for a name of two capitals
-    or more; otherwise the words must be a name's, capitalised."""
-    letters = sum(ch.isalnum() for ch in name)
-    if not 2 <= letters <= 6 or not name[0].isupper():
+    or more; otherwise the words must be a name's, capitalised. Kept: a story's passages cite
+    the same claims."""
+    letters = "".join(ch for ch in name if ch.isalnum()).lower()
+    if not 2 <= len(letters) <= 6 or not name[0].isupper():
         return False
     capitals = sum(ch.isupper() for ch in name)
     words = _SPELLED_WORD.findall(text)
-    initial = name[0].lower()
     for start, word in enumerate(words):
-        if word[0].lower() != initial or not (word[0].isupper() or capitals >= 2 or "-" in word):
+        if word[0].lower() != letters[0] or not (word[0].isupper() or capitals >= 2 or "-" in word):
             continue
-        for end in range(start + 1, min(len(words), start + letters + 3) + 1):
-            if rules.abbreviates(name, " ".join(words[start:end])):
+        parts: tuple[str, ...] = ()
+        for following in words[start : start + len(letters) + 3]:
+            parts += tuple(following.lower().split("-"))
+            if len(parts) > len(letters) + 3:
+                break
+            if rules.abbreviates_words(letters, parts):
                 return True
     return False
 

@@ -3115,7 +3115,6 @@ _NAME_PARTS = re.compile(r"[^\W_]+")
 _LONGEST_ABBREVIATION = 6
 
 
-@lru_cache(maxsize=8192)
 def abbreviates(short: str, long: str) -> bool:
     """Whether ``short`` is an abbreviation of the words of ``long``, all of them: each word
     gives its first letter and maybe more of its letters in order, small words may give none
@@ -3123,7 +3122,12 @@ def abbreviates(short: str, long: str) -> bool:
     'megajoules', 'Fed' for 'Federal'). One word must be long for its letters to be chosen
     from it: 'MS' is no abbreviation of 'most'."""
     letters = "".join(_NAME_PARTS.findall(short)).lower()
-    words = [word.lower() for word in _NAME_PARTS.findall(long)]
+    return abbreviates_words(letters, tuple(word.lower() for word in _NAME_PARTS.findall(long)))
+
+
+@lru_cache(maxsize=16384)
+def abbreviates_words(letters: str, words: tuple[str, ...]) -> bool:
+    """``abbreviates`` for letters and words already lower-cased and split."""
     if not 2 <= len(letters) <= _LONGEST_ABBREVIATION or not words or len(words) > len(letters) + 3:
         return False
     if len(words) == 1 and (len(words[0]) < 2 * len(letters) + 1 or words[0] == letters):
