@@ -206,6 +206,7 @@ class Derived:
 
 # A claim with more figures than this is a table: no pairwise arithmetic.
 _MOST_FIGURES_FOR_ARITHMETIC = 6
+_PERCENT_AFTER = re.compile(r"[\s-]*(?:percent|per\s+cent)\b", re.IGNORECASE)
 _YEAR_PART = re.compile(r"\b(?:mid|early|late|end|start)-((?:19|20)\d\d)\b", re.IGNORECASE)
 
 
@@ -237,6 +238,12 @@ def _derived(claim: str) -> Derived:
         plain |= {year - 1 for year in years}  # 'August 2025, up 34% from a year earlier': 2024
     plain |= {Decimal(match.group(1)) for match in _YEAR_PART.finditer(claim)}
     shares = {figure.value for figure in lex.digit_figures(claim) if _is_percent(figure)}
+    # 'Forty percent of respondents' states a share as a digit figure's '40%' does.
+    shares |= {
+        figure.value
+        for figure in lex.spelled_figures(claim)
+        if _PERCENT_AFTER.match(claim, figure.start + len(figure.text))
+    }
     shares |= {share for _, share in lex.ratios(claim)}
     return Derived(
         frozenset(percents),
@@ -311,7 +318,7 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     in_ratios = set()
     shares = percents.union(*(item.shares for item in derived))
     for match, percent in lex.ratios(passage):
-        if _share_backed(passage, match.start(), percent, shares):
+        if _share_backed(passage, match.start(), percent, shares, _ratio_step(match)):
             in_ratios |= set(range(match.start(), match.end()))
     reasons = []
     digits = [figure for figure in digits if figure.start not in in_ratios]
@@ -464,13 +471,27 @@ def _read_in_context(passage: str, figure: lex.Figure) -> lex.Figure:
     return figure
 
 
-def _share_backed(passage: str, start: int, percent: Decimal, offered: frozenset[Decimal]) -> bool:
+def _ratio_step(match: re.Match) -> Decimal:
+    """How far apart the shares a ratio's whole can state are: ten points for 'four in ten'."""
+    whole = match["whole"]
+    return Decimal(100) / Decimal(int(whole) if whole.isdigit() else lex.SMALL_NUMBERS[whole.lower()])
+
+
+def _share_backed(passage: str, start: int, percent: Decimal, offered: frozenset[Decimal], step: Decimal) -> bool:
     """'3 in 10' for 30%; 'nearly three in five' for 58%, 'more than four in five' for 83%: a
-    ratio is a share written coarsely, held to a point unless hedged, then as any hedged figure."""
+    ratio is a share written coarsely, held to a point unless hedged, then as any hedged figure.
+    A bound on a ratio holds up to the next ratio of its whole: 'more than four in ten' is 40-50%."""
     if any(abs(percent - value) <= 1 for value in offered):
         return True
     share = lex.Figure(f"{percent:.1f}%", percent, start)
-    return _rounds(passage, share, offered, exact=False)
+    if _rounds(passage, share, offered, exact=False):
+        return True
+    hedge = _HEDGE.search(passage[max(0, start - 20) : start])
+    if not hedge or hedge.group(1).lower() in _APPROXIMATELY:
+        return False
+    if hedge.group(1).lower() in _ABOVE:
+        return any(percent < value < percent + step for value in offered)
+    return any(percent - step < value < percent for value in offered)
 
 
 # 'the first three months of 2026' is a date, the date rule's: its 'three' counts nothing.

@@ -504,13 +504,18 @@ def implied_shares(text: str) -> set[Decimal]:
 _IMPLIED_WORD = re.compile(r"\b(" + "|".join(sorted(_IMPLIED, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
 
+# 'one in eight', and with what is counted between: 'one recipient in eight', 'one time in five'
+# (a singular noun after 'one'; 'two models in five settings' counts two things, no share).
 _RATIO = re.compile(
-    r"\b(?P<part>\d+|one|two|three|four|five|six|seven|eight|nine)\s+(?:in|out\s+of|of\s+every)\s+"
+    r"\b(?P<part>\d+|one|two|three|four|five|six|seven|eight|nine)\s+(?:(?<=one\s)(?P<counted>[a-z]+)(?<!s)\s+(?=in\s))?"
+    r"(?:in|out\s+of|of\s+every)\s+"
     r"(?P<whole>\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred)\b",
     re.IGNORECASE,
 )
+_PLURAL_AFTER = re.compile(r"\s+[a-z]+s\b")
 _SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 _SMALL |= {"ten": 10, "twenty": 20, "hundred": 100}
+SMALL_NUMBERS = _SMALL
 
 
 _RATIO_HINT = re.compile(r" (?:in|out of|of every) ", re.IGNORECASE)
@@ -523,6 +528,8 @@ def ratios(text: str) -> list[tuple[re.Match, Decimal]]:
         return found
     for match in _RATIO.finditer(text):
         part, whole = (int(g) if g.isdigit() else _SMALL[g.lower()] for g in (match["part"], match["whole"]))
+        if match["counted"] and _PLURAL_AFTER.match(text, match.end()):
+            continue  # 'one model in five settings' counts things, it states no share
         if whole and part < whole:
             found.append((match, Decimal(part * 100) / Decimal(whole)))
     return found
