@@ -579,6 +579,14 @@ _DENOMINATORS = {
     "ninths": 9,
     "tenth": 10,
     "tenths": 10,
+    "twelfth": 12,
+    "twelfths": 12,
+    "twentieth": 20,
+    "twentieths": 20,
+    "hundredth": 100,
+    "hundredths": 100,
+    "thousandth": 1000,
+    "thousandths": 1000,
 }
 _FRACTION_WORDS = re.compile(
     r"\b(?P<n>a|one|two|three|four|five|six|seven|eight|nine)[\s-]+(?P<d>"
