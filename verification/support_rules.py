@@ -2726,6 +2726,8 @@ def _stated_factors(text: str) -> list[tuple[str, Decimal]]:
     by 38%': 0.62), and a change in points to a level ('rose 10 points to 30%': 1.5), each with
     its words."""
     found = [(match.group(), Decimal(match.group(1))) for match in _TIMES_FIGURE.finditer(text)]
+    # 'reduced training time by 2.1x', '2x faster': the time is 1/2.1 of what it was.
+    found += [(written, 1 / factor) for written, factor in found if factor]
     for match in _POINTS_TO_LEVEL.finditer(text):
         change, level = Decimal(match["change"]), Decimal(match["level"])
         if level > change:
@@ -2775,6 +2777,25 @@ def _passage_factors(passage: str) -> list[tuple[re.Match, list[Decimal]]]:
     return found
 
 
+_ABOVE_HEDGES = frozenset(["more than", "over"])
+
+
+def _factor_fits(value: Decimal, factor: Decimal, hedge: str | None) -> bool:
+    """Whether a claim's factor is what a multiplier in words says. A plain or rounding word
+    ('roughly doubled') is within FACTOR_TOLERANCE (twice that hedged); a bound ('more than
+    doubled') holds up to the next whole multiplier: 2.2 times, not 3; 'more than halves' is a
+    cut below a half, not below a third."""
+    word = " ".join(hedge.lower().split()) if hedge else ""
+    tolerance = FACTOR_TOLERANCE * (2 if word else 1)
+    if abs(factor - value) <= value * tolerance:
+        return True
+    if word not in _ABOVE_HEDGES:
+        return False
+    if value >= 1:
+        return value < factor < value + 1
+    return 1 / (1 / value + 1) < factor < value  # a cut: 'more than halves' is 0.33 to 0.5
+
+
 def _factor_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     reasons = []
     for match, values in _passage_factors(passage):
@@ -2782,9 +2803,8 @@ def _factor_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
         if not stated:
             continue
         pairs = {factor for cited in claims for factor in _pair_factors(cited.clause.text)}
-        tolerance = FACTOR_TOLERANCE * (2 if match["hedge"] else 1)
         candidates = {factor for _, _, factor in stated} | pairs
-        if any(abs(factor - value) <= value * tolerance for factor in candidates for value in values):
+        if any(_factor_fits(value, factor, match["hedge"]) for factor in candidates for value in values):
             continue
         cited, text, _ = stated[0]
         reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{text}'")
