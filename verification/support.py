@@ -173,15 +173,21 @@ def _plain(claim: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _claim_values(claim: str) -> frozenset[Decimal]:
-    """Every value one claim offers, however written; a story cites a claim from many passages."""
-    # Digits inside a claim's names count too: 'Llama 3' in a passage for a claim's 'Llama-3'.
-    # Only version-like numbers: a year inside a name ('FY2024') backs no year of the passage's.
-    inside_names = {value for digits in _NAME_DIGITS.findall(claim) if (value := Decimal(digits)) < 1000}
+    """Every value one claim offers as a value, however written; a story cites a claim from
+    many passages. Digits inside names are ``_name_values``."""
     # A model's size in its name: 'Qwen3-8B' backs '8B' and 'the 8-billion-parameter model'.
     sizes = {
         (Decimal(digits) * _SIZE_SCALES[scale.upper()]).normalize() for digits, scale in _MODEL_SIZE.findall(claim)
     }
-    return frozenset(lex.figure_values(claim) | lex.implied_values(claim) | inside_names | sizes)
+    return frozenset(lex.figure_values(claim) | lex.implied_values(claim) | sizes)
+
+
+@lru_cache(maxsize=8192)
+def _name_values(claim: str) -> frozenset[Decimal]:
+    """Version numbers inside a claim's names ('Llama-3': 3). They back a passage's digits
+    ('Llama 3'), never a number in words: 'three times' is no version of 'Qwen3'. Only
+    version-like numbers: a year inside a name ('FY2024') backs no year of the passage's."""
+    return frozenset(value for digits in _NAME_DIGITS.findall(claim) if (value := Decimal(digits)) < 1000)
 
 
 def _is_year(figure: lex.Figure) -> bool:
@@ -301,7 +307,9 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     if not digits and not spelled:
         return []
     claim_lines = claims.split("\n")
-    offered = frozenset().union(*(_claim_values(claim) for claim in claim_lines))
+    # Values the claims state as values: what a number in words needs. Digits of names back digits.
+    stated_values = frozenset().union(*(_claim_values(claim) for claim in claim_lines))
+    offered = stated_values.union(*(_name_values(claim) for claim in claim_lines))
     derived = [_derived(claim) for claim in claim_lines]
     factors = frozenset().union(*(item.factors for item in derived))
     offered |= frozenset().union(*(item.plain for item in derived))
@@ -343,7 +351,11 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
             continue
         reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
     for figure in spelled:
-        if figure.value in offered or _rounds(passage, figure, offered) or _derived_backs(passage, figure, (), factors):
+        if (
+            figure.value in stated_values
+            or _rounds(passage, figure, stated_values)
+            or _derived_backs(passage, figure, (), factors)
+        ):
             continue  # 'about five points' for 4.97
         if _counts_its_list(passage, figure, backing):
             continue
