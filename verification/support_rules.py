@@ -43,7 +43,7 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
 from . import text as lex
@@ -2679,6 +2679,7 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
         reasons += _factor_reasons(passage, claims)
     reasons += _one_unit_reasons(passage, claims)
     reasons += _ratio_part_reasons(passage, claims)
+    reasons += _points_as_percent_reasons(passage, claims, claim_values)
     # Ordinals: 'the fifth month' against 'the sixth month'.
     if _ORDINAL_WORDS.keys().isdisjoint(passage_words):
         return list(dict.fromkeys(reasons))
@@ -2872,6 +2873,34 @@ def _ratio_part_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
                     f"quantity: the paragraph says '{figure}'; {cited.label} says '{match.group()}' ({share:.1f}%)"
                 )
     return reasons
+
+
+def _points_as_percent_reasons(passage: str, claims: Sequence[Cited], claim_values: set[Decimal]) -> list[str]:
+    """'rose by 5.8 percent' where a claim has it rise from 68.5% to 74.3%: the gap between two
+    percentages is in percentage points; in percent the rise is 8.5%."""
+    reasons: list[str] = []
+    for figure in _figures(passage):
+        if _unit(figure) != "percent" or figure.value in claim_values:
+            continue
+        quantum = Decimal(1).scaleb(min(figure.value.normalize().as_tuple().exponent, 0))
+        if any(abs(value - figure.value) <= quantum / 2 for value in claim_values):
+            continue  # 'about 5%' rounds a claim's own 5.07%
+        for cited in claims:
+            percents = [other for other in _figures(cited.clause.text) if _unit(other) == "percent" and other.value]
+            if len(percents) > 4:
+                continue  # a table of shares, not a before and after
+            for first, second in itertools.combinations(percents, 2):
+                gap = abs(second.value - first.value)
+                relative = {gap * 100 / first.value, gap * 100 / second.value}
+                if gap.quantize(quantum) != figure.value or any(
+                    change.quantize(quantum, rounding=ROUND_HALF_UP) == figure.value for change in relative
+                ):
+                    continue
+                reasons.append(
+                    f"quantity: the paragraph says '{figure}'; {cited.label} says '{first}' and '{second}', "
+                    f"{gap.normalize()} percentage points apart: a percentage point is not a percent"
+                )
+    return list(dict.fromkeys(reasons))
 
 
 # Entities ------------------------------------------------------------------------------------
