@@ -2371,7 +2371,11 @@ _FRACTIONS = {
     "a tenth": Decimal(10),
     "one tenth": Decimal(10),
 }
-_FRACTION = re.compile(r"\b(" + "|".join(sorted(_FRACTIONS, key=len, reverse=True)) + r")\b(?=\s+of\b)", re.IGNORECASE)
+# A share of something: 'a third of the staff', 'half those of its predecessor', 'half what it cost'.
+_FRACTION = re.compile(
+    r"\b(" + "|".join(sorted(_FRACTIONS, key=len, reverse=True)) + r")\b(?=\s+(?:of|those|that|what)\b)",
+    re.IGNORECASE,
+)
 _VAGUE = {"dozens": 1, "hundreds": 2, "thousands": 3, "millions": 6, "billions": 9}
 _VAGUE_WORD = re.compile(r"\b(?:(tens|hundreds)\s+of\s+)?(dozens|hundreds|thousands|millions|billions)\s+of\b", re.I)
 _CURRENCIES = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
@@ -2498,12 +2502,20 @@ def _by_or_to(passage: str, figure: lex.Figure, same_value: list[tuple[Cited, le
 def _share_of(text: str, share: str) -> str | None:
     """The stem of what a share is of: 'a third of the staff' -> 'staff', 'of the teacher's
     accuracy' -> 'accuracy'."""
-    pattern = re.escape(share) + r"\s+of\s+(?:the\s+|its\s+|their\s+)?([A-Za-z]+)('s)?(?:\s+([A-Za-z]+))?"
+    # 'a 19% share of the global market' is 19% of it.
+    pattern = re.escape(share) + r"(?:\s+share)?\s+of\s+(?:the\s+|its\s+|their\s+)?([A-Za-z]+)('s)?(?:\s+([A-Za-z]+))?"
     match = re.search(pattern, text)
     if not match:
         return None
     word = match.group(3) if match.group(2) and match.group(3) else match.group(1)
+    if word.lower() in _STAND_INS:
+        return _ANY_WHOLE  # 'a third of them': of whatever the claims count
     return lex.stem(word.lower())
+
+
+# Words that stand for what a sentence before counted: 'about a third of them'.
+_STAND_INS = frozenset(["them", "those", "these", "it", "that", "this"])
+_ANY_WHOLE = "*"
 
 
 # Words without which a passage states no factor or share in words: a cheap test first.
@@ -2597,7 +2609,11 @@ def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
                 continue
             # A claim's percentage is the same share only when it is of the same thing.
             whole = _share_of(passage, text)
-            percents = [(c, f) for c, f in percents if whole and _share_of(c.clause.text, f.text) == whole]
+            percents = [
+                (c, f)
+                for c, f in percents
+                if whole and (whole == _ANY_WHOLE or _share_of(c.clause.text, f.text) == whole)
+            ]
             if theirs:
                 cited, other, _ = theirs[0]
                 reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{other}'")
