@@ -2779,6 +2779,26 @@ def _pair_factors(text: str) -> set[Decimal]:
     return {second / first for first in values for second in values if first != second}
 
 
+# 'from 32,000 a year earlier', 'compared with 29', 'up from 12': a claim's two figures as a
+# level and the one it is set against.
+_AGAINST = re.compile(
+    r"\b(?:from|compared\s+(?:with|to)|against|versus|vs\.?)\s+(?:just\s+|only\s+)?[$€£]?(?!(?:19|20)\d\d\b)\d", re.I
+)
+
+
+_YEAR = re.compile(r"(?:18|19|20|21)\d\d")
+
+
+def _before_and_after(text: str) -> bool:
+    """Whether a claim sets one count against another, so a multiplier in words is its ratio."""
+    counts = [
+        figure
+        for figure in _figures(text)
+        if figure.value and _unit(figure) != "percent" and not _YEAR.fullmatch(figure.text)
+    ]
+    return 2 <= len(counts) <= 4 and bool(_AGAINST.search(text))
+
+
 def _passage_factors(passage: str) -> list[tuple[re.Match, list[Decimal]]]:
     """Factors a passage states in words: 'roughly doubled' (2), 'cut in half' (0.5), 'rose by a
     third' (4/3, or 2/3 had it fallen)."""
@@ -2817,10 +2837,15 @@ def _factor_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     reasons = []
     for match, values in _passage_factors(passage):
         stated = [(cited, text, factor) for cited in claims for text, factor in _stated_factors(cited.clause.text)]
-        if not stated:
-            continue
         pairs = {factor for cited in claims for factor in _pair_factors(cited.clause.text)}
-        candidates = {factor for _, _, factor in stated} | pairs
+        if not stated:
+            # No factor stated, but a before and after: 'tripled' against 58 and 29 (2 times).
+            befores = [cited for cited in claims if _before_and_after(cited.clause.text)]
+            if not befores:
+                continue
+            written = [str(figure) for figure in _figures(befores[0].clause.text)]
+            stated = [(befores[0], ", ".join(written[:-1]) + " and " + written[-1], Decimal(0))]
+        candidates = {factor for _, _, factor in stated if factor} | pairs
         if any(_factor_fits(value, factor, match["hedge"]) for factor in candidates for value in values):
             continue
         cited, text, _ = stated[0]
