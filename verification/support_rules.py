@@ -39,6 +39,7 @@ cites the same claims from many passages.
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import re
 from collections.abc import Callable, Sequence
@@ -2282,7 +2283,7 @@ def _offered_dates(cited: Cited) -> list[DateMention]:
 def date_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     mentioned = dates(passage)
     if not mentioned:
-        return []
+        return _offset_date_reasons(passage, claims)
     offered = [(cited, mention) for cited in claims for mention in _offered_dates(cited)]
     reasons = []
     for mention in mentioned:
@@ -2301,7 +2302,125 @@ def date_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
             reasons.append(f"date: the paragraph says '{mention.text}'; {first.label} says {shown}")
         else:
             reasons.append(f"date: the paragraph says '{mention.text}'; no cited claim gives that {mention.kind}")
+    reasons += _offset_date_reasons(passage, claims)
     return list(dict.fromkeys(reasons))
+
+
+_MONTH_NAMES = "January|February|March|April|May|June|July|August|September|October|November|December"
+# A date written in full enough to count from: 'September 9, 2025', '2 August 2025', 'April 2025',
+# or a day of a month whose year the text gives elsewhere ('September 12').
+_CALENDAR_DATE = re.compile(
+    rf"\b(?:(?P<m1>{_MONTH_NAMES})\s+(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\b(?![,.]?\d)(?:,?\s+(?P<y1>(?:19|20)\d\d))?"
+    rf"|(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH_NAMES})(?:,?\s+(?P<y2>(?:19|20)\d\d))?"
+    rf"|(?P<m3>{_MONTH_NAMES}),?\s+(?P<y3>(?:19|20)\d\d))\b"
+)
+_YEAR_ALONE = re.compile(r"\b(?:in|of|during|by)\s+((?:19|20)\d\d)\b")
+_COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+_COUNT_WORDS |= {"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14, "thirty": 30}
+# 'ten days later', 'a year and a half later', 'the following month': a date counted from the
+# one before it. ('two years after the launch' counts from something else: not read.)
+_OFFSET = re.compile(
+    r"\b(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|thirty|\d{1,3})"
+    r"(?P<half>\s+and\s+a\s+half)?\s+(?P<unit>day|week|month|year)s?(?P<half_after>\s+and\s+a\s+half)?"
+    r"\s+(?:later|afterwards?|after\s+that)"
+    r"|the\s+(?:following|next)\s+(?P<next>day|week|month|year))\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class CalendarDate:
+    """A date to the precision a text gives it: a day, a month or a year."""
+
+    year: int
+    month: int | None = None
+    day: int | None = None
+
+    def __str__(self) -> str:
+        if self.month is None:
+            return str(self.year)
+        month = _MONTH_NAMES.split("|")[self.month - 1]
+        return f"{month} {self.day}, {self.year}" if self.day else f"{month} {self.year}"
+
+    def agrees(self, other: CalendarDate) -> bool:
+        """The same date where both are precise: 'September 2025' agrees with September 12, 2025."""
+        return (
+            self.year == other.year
+            and (self.month is None or other.month is None or self.month == other.month)
+            and (self.day is None or other.day is None or self.day == other.day)
+        )
+
+
+@lru_cache(maxsize=4096)
+def calendar_dates(text: str) -> tuple[tuple[int, int, str, CalendarDate], ...]:
+    """Dates a text gives, each with its span and words; a day without a year takes the year the
+    text gives before it ('on September 9, 2025 ... on September 12')."""
+    found = []
+    year = None
+    first_year = re.search(r"\b(?:19|20)\d\d\b", text)
+    for match in _CALENDAR_DATE.finditer(text):
+        month = match["m1"] or match["m2"] or match["m3"]
+        day = match["d1"] or match["d2"]
+        written_year = match["y1"] or match["y2"] or match["y3"]
+        year = int(written_year) if written_year else year or (int(first_year.group()) if first_year else None)
+        if year is None or (day and not 1 <= int(day) <= 31):
+            continue
+        date = CalendarDate(year, MONTHS[month.lower()], int(day) if day else None)
+        found.append((match.start(), match.end(), match.group(), date))
+    for match in _YEAR_ALONE.finditer(text):
+        if not any(start <= match.start(1) < end for start, end, _, _ in found):
+            found.append((match.start(1), match.end(1), match.group(1), CalendarDate(int(match.group(1)))))
+    return tuple(sorted(found, key=lambda item: item[0]))
+
+
+def _counted_from(anchor: CalendarDate, match: re.Match) -> CalendarDate | None:
+    """The date an offset ('ten days later') gives from the date before it, to the offset's
+    precision: days and weeks to the day, months and years to the month."""
+    unit = (match["unit"] or match["next"]).lower()
+    count = 1 if match["next"] else int(match["n"]) if match["n"].isdigit() else _COUNT_WORDS[match["n"].lower()]
+    if unit in ("day", "week"):
+        if anchor.month is None or anchor.day is None:
+            return None
+        try:
+            start = datetime.date(anchor.year, anchor.month, anchor.day)
+        except ValueError:
+            return None
+        end = start + datetime.timedelta(days=count * (7 if unit == "week" else 1))
+        return CalendarDate(end.year, end.month, end.day)
+    months = count * (12 if unit == "year" else 1) + (
+        6 if (match["half"] or match["half_after"]) and unit == "year" else 0
+    )
+    if anchor.month is None:
+        return CalendarDate(anchor.year + months // 12) if months % 12 == 0 else None
+    index = anchor.year * 12 + anchor.month - 1 + months
+    return CalendarDate(index // 12, index % 12 + 1)
+
+
+def _offset_date_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'Preorders opened ten days later' after 'September 9, 2025' is September 19: the claims
+    must give that date, not September 12."""
+    if not _OFFSET.search(passage):
+        return []
+    anchors = calendar_dates(passage)
+    offered = [(cited, written, date) for cited in claims for _, _, written, date in calendar_dates(cited.clause.text)]
+    reasons = []
+    for match in _OFFSET.finditer(passage):
+        before = [(written, date) for start, _, written, date in anchors if start < match.start()]
+        if not before:
+            continue
+        anchor_words, anchor = before[-1]
+        target = _counted_from(anchor, match)
+        if target is None:
+            continue
+        said = match.group().lower()
+        if any(said in cited.clause.text.lower() for cited in claims):
+            continue  # the claim counts the same way
+        if any(date.agrees(target) for _, _, date in offered):
+            continue
+        later = [(cited, written) for cited, written, date in offered if not date.agrees(anchor)]
+        where = f"{later[0][0].label} says '{later[0][1]}'" if later else "no cited claim gives that date"
+        reasons.append(f"date: the paragraph says '{match.group()}' after '{anchor_words}', which is {target}; {where}")
+    return reasons
 
 
 def backed_date_words(passage: str, claims: Sequence[Cited]) -> set[str]:
