@@ -324,9 +324,12 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     wholes = frozenset().union(*(item.wholes for item in derived))
     # '3 in 10' for a claim's 30%: the ratio's own figures are not held to the claims.
     in_ratios = set()
-    shares = percents.union(*(item.shares for item in derived))
+    written_shares = frozenset().union(*(item.shares for item in derived))
+    shares = percents | written_shares
     for match, percent in lex.ratios(passage):
-        if _share_backed(passage, match.start(), percent, shares, _ratio_step(match)):
+        if _share_backed(passage, match.start(), percent, shares) or _ratio_bound_backed(
+            passage, match, percent, written_shares
+        ):
             in_ratios |= set(range(match.start(), match.end()))
     reasons = []
     digits = [figure for figure in digits if figure.start not in in_ratios]
@@ -483,27 +486,27 @@ def _read_in_context(passage: str, figure: lex.Figure) -> lex.Figure:
     return figure
 
 
-def _ratio_step(match: re.Match) -> Decimal:
-    """How far apart the shares a ratio's whole can state are: ten points for 'four in ten'."""
-    whole = match["whole"]
-    return Decimal(100) / Decimal(int(whole) if whole.isdigit() else lex.SMALL_NUMBERS[whole.lower()])
-
-
-def _share_backed(passage: str, start: int, percent: Decimal, offered: frozenset[Decimal], step: Decimal) -> bool:
+def _share_backed(passage: str, start: int, percent: Decimal, offered: frozenset[Decimal]) -> bool:
     """'3 in 10' for 30%; 'nearly three in five' for 58%, 'more than four in five' for 83%: a
-    ratio is a share written coarsely, held to a point unless hedged, then as any hedged figure.
-    A bound on a ratio holds up to the next ratio of its whole: 'more than four in ten' is 40-50%."""
+    ratio is a share written coarsely, held to a point unless hedged, then as any hedged figure."""
     if any(abs(percent - value) <= 1 for value in offered):
         return True
     share = lex.Figure(f"{percent:.1f}%", percent, start)
-    if _rounds(passage, share, offered, exact=False):
-        return True
-    hedge = _HEDGE.search(passage[max(0, start - 20) : start])
+    return _rounds(passage, share, offered, exact=False)
+
+
+def _ratio_bound_backed(passage: str, match: re.Match, percent: Decimal, written: frozenset[Decimal]) -> bool:
+    """A bound on a ratio holds up to the next ratio of its whole: 'more than four in ten' is
+    40-50%, so it is a claim's 45%; 'fewer than one in ten' is no claim's 18%. Only the claims'
+    own percentages count, not what arithmetic on their figures gives."""
+    hedge = _HEDGE.search(passage[max(0, match.start() - 20) : match.start()])
     if not hedge or hedge.group(1).lower() in _APPROXIMATELY:
         return False
+    whole = match["whole"]
+    step = Decimal(100) / Decimal(int(whole) if whole.isdigit() else lex.SMALL_NUMBERS[whole.lower()])
     if hedge.group(1).lower() in _ABOVE:
-        return any(percent < value < percent + step for value in offered)
-    return any(percent - step < value < percent for value in offered)
+        return any(percent < value < percent + step for value in written)
+    return any(percent - step < value < percent for value in written)
 
 
 # 'the first three months of 2026' is a date, the date rule's: its 'three' counts nothing.
