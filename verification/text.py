@@ -656,11 +656,39 @@ def differences(text: str) -> set[Decimal]:
     figures = [figure for figure in digit_figures(text) if figure.value]
     if not 2 <= len(figures) <= _MOST_FIGURES_FOR_DIFFERENCES:
         return set()
+    # A day of a month and a year are dates, not amounts: '$30' less 'October 9' is no '$21'.
+    amounts = [figure for figure in figures if not _is_date_part(text, figure)]
     found = set()
-    for first, second in itertools.combinations(figures, 2):
-        if _is_percent(first) == _is_percent(second) and first.value != second.value:
+    for first, second in itertools.combinations(amounts, 2):
+        if _kind(first) == _kind(second) and first.value != second.value:
             found.add(_normal(abs(first.value - second.value)))
     return found
+
+
+_MONTH_BEFORE = re.compile(
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?\s+$"
+)
+_MONTH_AFTER = re.compile(
+    r"(?:st|nd|rd|th)?\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\b"
+)
+
+
+def _is_date_part(text: str, figure: Figure) -> bool:
+    """Whether a figure is a year or a day of a month ('October 9', '9 October')."""
+    if figure.text.isdigit() and len(figure.text) == 4 and 1800 <= int(figure.text) <= 2199:
+        return True
+    if not figure.text.isdigit() or len(figure.text) > 2:
+        return False
+    return bool(
+        _MONTH_BEFORE.search(text[max(0, figure.start - 11) : figure.start])
+        or _MONTH_AFTER.match(text, figure.start + len(figure.text))
+    )
+
+
+def _kind(figure: Figure) -> tuple[bool, str]:
+    """What a figure counts, as far as its writing says: a percentage or not, and its currency."""
+    return _is_percent(figure), figure.text[0] if figure.text[0] in "$€£¥" else ""
 
 
 _CLOCK = re.compile(r"\b(\d{1,2})(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
