@@ -2864,6 +2864,10 @@ def _stated_factors(text: str) -> list[tuple[str, Decimal]]:
     found = [(match.group(), Decimal(match.group(1))) for match in _TIMES_FIGURE.finditer(text)]
     # 'reduced training time by 2.1x', '2x faster': the time is 1/2.1 of what it was.
     found += [(written, 1 / factor) for written, factor in found if factor]
+    for match in _PERCENT_FROM_TO.finditer(text):
+        before, after = Decimal(match["before"]), Decimal(match["after"])
+        if before and after:
+            found.append((match.group(), after / before))  # 'from 46% to 89%': 1.9 times the level
     for match in _POINTS_TO_LEVEL.finditer(text):
         change, level = Decimal(match["change"]), Decimal(match["level"])
         if level > change:
@@ -2878,6 +2882,9 @@ def _stated_factors(text: str) -> list[tuple[str, Decimal]]:
     return found
 
 
+_PERCENT_FROM_TO = re.compile(
+    r"\bfrom\s+(?P<before>\d+(?:\.\d+)?)\s*(?:%|percent)\s+to\s+(?P<after>\d+(?:\.\d+)?)\s*(?:%|percent)", re.I
+)
 _POINTS_TO_LEVEL = re.compile(
     r"(?P<change>\d+(?:\.\d+)?)\s*(?:percentage\s+points?|points?|pp)\s+to\s+(?P<level>\d+(?:\.\d+)?)\s*(?:%|percent)",
     re.IGNORECASE,
@@ -2888,6 +2895,15 @@ _CHANGE_BY_SHARE = re.compile(
     r"(?P<hedge>(?:nearly|almost|about|around|roughly|some|more\s+than|over|less\s+than|under)\s+)?(?P<share>"
     + "|".join(sorted(_FRACTIONS, key=len, reverse=True))
     + r")\b(?!\s+of\b)",
+    re.IGNORECASE,
+)
+
+
+# 'shaved nearly half off the time', 'took a third off': a cut by that share of the whole.
+_SHARE_OFF = re.compile(
+    r"\b(?P<hedge>(?:nearly|almost|about|around|roughly|some|more\s+than|over|less\s+than|under)\s+)?(?P<share>"
+    + "|".join(sorted(_FRACTIONS, key=len, reverse=True))
+    + r")\s+off\b",
     re.IGNORECASE,
 )
 
@@ -2930,6 +2946,8 @@ def _passage_factors(passage: str) -> list[tuple[re.Match, list[Decimal]]]:
     for match in _CHANGE_BY_SHARE.finditer(passage):
         share = _FRACTIONS[match["share"].lower()] / 100
         found.append((match, [1 + share, 1 - share]))
+    for match in _SHARE_OFF.finditer(passage):
+        found.append((match, [1 - _FRACTIONS[match["share"].lower()] / 100]))
     return found
 
 
