@@ -2710,6 +2710,22 @@ def _level_share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     return reasons
 
 
+_SHARE_BELOW = ("nearly", "almost", "close", "just under", "under", "less")
+_SHARE_ABOVE = ("just over", "more", "over", "upwards")
+
+
+def _bounded_share(hedge: str, share: Decimal, percent: Decimal) -> bool:
+    """A bound on a share in words reaches a tenth of the share on its side: 'nearly half' is
+    45%, not 55%; 'just over a third' is 36%, not 30%."""
+    hedge = " ".join(hedge.lower().split())
+    reach = share / 10
+    if hedge.startswith(_SHARE_BELOW):
+        return share - reach <= percent < share
+    if hedge.startswith(_SHARE_ABOVE):
+        return share < percent <= share + reach
+    return False
+
+
 def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     """'a quarter of the staff' where the claims give a third; 'hundreds' where they say thousands."""
     reasons = []
@@ -2721,10 +2737,13 @@ def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
         ]
         for text, value in mine:
             # A hedged share ('nearly two-thirds', 'about a quarter') may round a claim's figure.
-            slack = SHARE_SLACK_HEDGED if _SHARE_HEDGE.search(passage[: passage.find(text)]) else SHARE_SLACK
+            hedge = _SHARE_HEDGE.search(passage[: passage.find(text)])
+            slack = SHARE_SLACK_HEDGED if hedge else SHARE_SLACK
             if any(abs(value - other) <= slack for _, _, other in theirs) or any(
                 abs(value - figure.value) <= slack for _, figure in percents
             ):
+                continue
+            if hedge and any(_bounded_share(hedge.group(), value, figure.value) for _, figure in percents):
                 continue
             # A claim's percentage is the same share only when it is of the same thing.
             whole = _share_of(passage, text)
