@@ -261,6 +261,38 @@ def _derived(claim: str) -> Derived:
     )
 
 
+# 'needed 40% fewer labels' is 'took 60% as many': a cut and the level it leaves add up to 100.
+_CUT_AFTER = re.compile(r"\s+(?:fewer|less|lower|smaller|cheaper|shorter|below)\b", re.IGNORECASE)
+_LEVEL_AFTER = re.compile(r"\s+(?:as\s+(?:many|much|long|large)|of\s+(?:the|its|their|what))\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def _cut_and_level(claim: str) -> tuple[frozenset[Decimal], frozenset[Decimal]]:
+    """The level each of a claim's cuts in percent leaves ('40% fewer': 60), and the cut each
+    of its levels in percent makes ('60% as many': 40)."""
+    levels, cuts = set(), set()
+    for figure in lex.digit_figures(claim):
+        if not _is_percent(figure) or figure.value >= 100:
+            continue
+        end = figure.start + len(figure.text)
+        if _CUT_AFTER.match(claim, end):
+            levels.add(100 - figure.value)
+        elif _LEVEL_AFTER.match(claim, end):
+            cuts.add(100 - figure.value)
+    return frozenset(levels), frozenset(cuts)
+
+
+def _level_or_cut_backs(passage: str, figure: lex.Figure, claim_lines: Sequence[str]) -> bool:
+    """'60% as many labels' for a claim's '40% fewer labels', and the reverse."""
+    if not _is_percent(figure):
+        return False
+    end = figure.start + len(figure.text)
+    pick = 0 if _LEVEL_AFTER.match(passage, end) else 1 if _CUT_AFTER.match(passage, end) else None
+    if pick is None:
+        return False
+    return any(figure.value in _cut_and_level(claim)[pick] for claim in claim_lines)
+
+
 def _matches_derived(passage: str, figure: lex.Figure, derived: Iterable[Decimal]) -> bool:
     """Whether a derived value, rounded to the figure's own precision (never coarser than a
     unit), is the figure; or, when the figure is hedged, whether the hedge allows it. A hedge
@@ -342,6 +374,7 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
             or _rounds_plainly(reading, offered)
             or _derived_backs(passage, reading, percents, factors)
             or (_is_percent(reading) and reading.value in wholes)
+            or _level_or_cut_backs(passage, reading, claim_lines)
         )
 
     for figure in digits:

@@ -2834,6 +2834,7 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     reasons += _one_unit_reasons(passage, claims)
     reasons += _ratio_part_reasons(passage, claims)
     reasons += _points_as_percent_reasons(passage, claims, claim_values)
+    reasons += _level_against_cut_reasons(passage, claims)
     # Ordinals: 'the fifth month' against 'the sixth month'.
     if _ORDINAL_WORDS.keys().isdisjoint(passage_words):
         return list(dict.fromkeys(reasons))
@@ -3069,6 +3070,40 @@ def _ratio_part_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
                 reasons.append(
                     f"quantity: the paragraph says '{figure}'; {cited.label} says '{match.group()}' ({share:.1f}%)"
                 )
+    return reasons
+
+
+# 'took 40% fewer labels' is not 'took 40% as many': a cut by a share against the level left.
+_CUT_WORDS = re.compile(r"\s+(?:fewer|less|lower|smaller|cheaper|shorter)\b", re.IGNORECASE)
+_LEVEL_WORDS = re.compile(r"\s+as\s+(?:many|much|long|large)\b", re.IGNORECASE)
+
+
+def _level_against_cut_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    reasons: list[str] = []
+    if " as " not in passage and " as " not in " ".join(cited.clause.text for cited in claims):
+        return reasons
+    for figure in _figures(passage):
+        if _unit(figure) != "percent":
+            continue
+        end = figure.start + len(figure.text)
+        mine = "level" if _LEVEL_WORDS.match(passage, end) else "cut" if _CUT_WORDS.match(passage, end) else None
+        if mine is None:
+            continue
+        for cited in claims:
+            text = cited.clause.text
+            for other in _figures(text):
+                if other.value != figure.value or _unit(other) != "percent":
+                    continue
+                after = other.start + len(other.text)
+                theirs = (
+                    "level" if _LEVEL_WORDS.match(text, after) else "cut" if _CUT_WORDS.match(text, after) else None
+                )
+                if theirs and theirs != mine:
+                    said = (_LEVEL_WORDS.match(passage, end) or _CUT_WORDS.match(passage, end)).group()
+                    given = (_LEVEL_WORDS.match(text, after) or _CUT_WORDS.match(text, after)).group()
+                    reasons.append(
+                        f"quantity: the paragraph says '{figure}{said}'; {cited.label} says '{other}{given}'"
+                    )
     return reasons
 
 
