@@ -576,6 +576,7 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
         f"'{name}' is named but no cited claim mentions it"
         for name in found
         if name not in abbreviated
+        and not _unit_symbol_backed(passage, name, claims)
         and name not in _COMMON_KNOWLEDGE
         and name not in _COMMON_ACRONYMS
         and not _MONTHS_ONLY.fullmatch(name)  # 'July-September': a date, the date rule's
@@ -586,6 +587,38 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
         and not _initials_of(name, text)
         and not lex.name_is_mentioned(name, backing_lower, backing_stems)
     ]
+
+
+_UNIT_WORD_AFTER = re.compile(r"\s*([A-Za-z]+(?:-[A-Za-z]+)*)")
+
+
+def _unit_symbol_backed(passage: str, name: str, claims: str) -> bool:
+    """'22.2 Tbps' for a claim's '22.2 terabits-per-second', '5.2 MJ' for '5.2 megajoules': a
+    symbol right after a figure is a unit, backed when a claim gives the same value with a unit
+    word whose letters it abbreviates in order ('Tbps': t-b-p-s; 'MJ' is no 'megawatts')."""
+    if len(name) > 5 or not name.isalpha():
+        return False
+    symbol = name.lower()
+    values = {figure.value for figure in lex.digit_figures(claims)}
+    for figure in lex.digit_figures(passage):
+        if figure.value not in values:
+            continue
+        after = _UNIT_WORD_AFTER.match(passage, figure.start + len(figure.text))
+        if not after or after.group(1) != name:
+            continue
+        for other in lex.digit_figures(claims):
+            unit = _UNIT_WORD_AFTER.match(claims, other.start + len(other.text))
+            if other.value == figure.value and unit and _abbreviates(symbol, unit.group(1).lower()):
+                return True
+    return False
+
+
+def _abbreviates(symbol: str, word: str) -> bool:
+    """Whether a symbol's letters are the word's first letter and then letters of it in order."""
+    if not word.startswith(symbol[0]):
+        return False
+    rest = iter(word[1:])
+    return all(letter in rest for letter in symbol[1:])
 
 
 def _written_in(lowered: str, text: str) -> bool:
