@@ -430,6 +430,8 @@ _OPPOSITES = {
         ("support", "oppose"),
         ("for", "against"),
         ("kept", "lost"),
+        # what a change keeps against what it costs: 'retained 97%' is 'cost it 3%'
+        *((kept, lost) for kept in ("kept", "retained", "preserved") for lost in ("lost", "cost", "sacrificed")),
         ("present", "absent"),
     )
 }
