@@ -380,6 +380,11 @@ def spelled_figures(text: str) -> list[Figure]:
         if value is None:
             continue
         written = match.group().strip()
+        ordinal = _ORDINAL_AFTER.match(text, match.end()) if lowered.endswith(_TENS) else None
+        if ordinal:
+            # 'the twenty-second year running' is the 22nd: a compound ordinal counts.
+            value += _ORDINAL_UNITS[ordinal.group(1).lower()]
+            written = text[match.start() : ordinal.end()]
         half = _AND_A_HALF.match(text, match.end()) if not match["scale"] else None
         if half and lowered.endswith("and"):
             value += Decimal("0.5")  # 'two and a half times'
@@ -396,6 +401,10 @@ def spelled_figures(text: str) -> list[Figure]:
 
 
 _AND_A_HALF = re.compile(r"a\s+half\b", re.IGNORECASE)
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_ORDINAL_UNITS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
+_ORDINAL_UNITS |= {"eighth": 8, "ninth": 9}
+_ORDINAL_AFTER = re.compile(r"(?<=-)(" + "|".join(_ORDINAL_UNITS) + r")\b", re.IGNORECASE)
 # 'a quarter of a billion', 'three quarters of a million': an amount, in words.
 _SHARE_OF_SCALE = re.compile(
     r"\b(?:(?P<n>a|one|two|three)[\s-]+)?(?P<d>half|thirds?|quarters?)\s+(?:of\s+)?an?\s+"
