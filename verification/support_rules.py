@@ -2714,16 +2714,17 @@ _SHARE_BELOW = ("nearly", "almost", "close", "just under", "under", "less")
 _SHARE_ABOVE = ("just over", "more", "over", "upwards")
 
 
-def _bounded_share(hedge: str, share: Decimal, percent: Decimal) -> bool:
-    """A bound on a share in words reaches a tenth of the share on its side: 'nearly half' is
-    45%, not 55%; 'just over a third' is 36%, not 30%."""
+def _share_fits(hedge: str, share: Decimal, percent: Decimal, slack: Decimal | int) -> bool:
+    """Whether a claim's percentage is a share in words as its hedge puts it. A bound ('nearly
+    half', 'just over a third') is met on its own side only, up to a tenth of the share or the
+    hedged slack, whichever is more: 'nearly half' is 45%, not 52%; 'just over half' is no 46%."""
     hedge = " ".join(hedge.lower().split())
-    reach = share / 10
+    reach = max(share / 10, Decimal(slack))
     if hedge.startswith(_SHARE_BELOW):
-        return share - reach <= percent < share
+        return share - reach <= percent <= share
     if hedge.startswith(_SHARE_ABOVE):
-        return share < percent <= share + reach
-    return False
+        return share <= percent <= share + reach
+    return abs(share - percent) <= slack
 
 
 def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
@@ -2740,10 +2741,8 @@ def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
             hedge = _SHARE_HEDGE.search(passage[: passage.find(text)])
             slack = SHARE_SLACK_HEDGED if hedge else SHARE_SLACK
             if any(abs(value - other) <= slack for _, _, other in theirs) or any(
-                abs(value - figure.value) <= slack for _, figure in percents
+                _share_fits(hedge.group() if hedge else "", value, figure.value, slack) for _, figure in percents
             ):
-                continue
-            if hedge and any(_bounded_share(hedge.group(), value, figure.value) for _, figure in percents):
                 continue
             # A claim's percentage is the same share only when it is of the same thing.
             whole = _share_of(passage, text)
