@@ -147,7 +147,14 @@ def _rounds(passage: str, figure: lex.Figure, offered: Iterable[Decimal], exact:
         # A figure written to the half ('two and a half') is itself no finer than a quarter.
         if not value or abs(figure.value - value) > max(abs(value) * tolerance, quantum / 2 if figure.spelled else 0):
             continue
-        if exact and value.normalize().as_tuple().exponent >= quantum.as_tuple().exponent and value % quantum == 0:
+        # 'a quarter of a billion' is a rounding in words, however many digits its value has.
+        coarse = figure.spelled and " of " in figure.text
+        if (
+            exact
+            and not coarse
+            and value.normalize().as_tuple().exponent >= quantum.as_tuple().exponent
+            and value % quantum == 0
+        ):
             continue  # not rounder than the claim's figure: 'some 1,101' for 1,100 is a change
         if word in _APPROXIMATELY and (value / quantum).quantize(Decimal(1), ROUND_HALF_UP) * quantum != figure.value:
             continue  # 'about 1.2 million' rounds 1,187,000; 'about 1.3 million' does not

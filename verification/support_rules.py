@@ -2627,13 +2627,13 @@ def _share_of(text: str, share: str) -> str | None:
     if not match:
         return None
     word = match.group(3) if match.group(2) and match.group(3) else match.group(1)
-    if word.lower() in _STAND_INS:
+    if word.lower() in _PRONOUN_WHOLES:
         return _ANY_WHOLE  # 'a third of them': of whatever the claims count
     return lex.stem(word.lower())
 
 
 # Words that stand for what a sentence before counted: 'about a third of them'.
-_STAND_INS = frozenset(["them", "those", "these", "it", "that", "this"])
+_PRONOUN_WHOLES = frozenset(["them", "those", "these", "it", "that", "this"])
 _ANY_WHOLE = "*"
 
 
@@ -2940,7 +2940,7 @@ _AGAINST = re.compile(
 )
 
 
-_YEAR = re.compile(r"(?:18|19|20|21)\d\d")
+_YEAR_FIGURE = re.compile(r"(?:18|19|20|21)\d\d")
 
 
 def _before_and_after(text: str) -> bool:
@@ -2948,7 +2948,7 @@ def _before_and_after(text: str) -> bool:
     counts = [
         figure
         for figure in _figures(text)
-        if figure.value and _unit(figure) != "percent" and not _YEAR.fullmatch(figure.text)
+        if figure.value and _unit(figure) != "percent" and not _YEAR_FIGURE.fullmatch(figure.text)
     ]
     return 2 <= len(counts) <= 4 and bool(_AGAINST.search(text))
 
