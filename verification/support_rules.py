@@ -2553,7 +2553,25 @@ _SHARE_HEDGE = re.compile(
 def _shares(text: str) -> tuple[tuple[str, Decimal], ...]:
     """Shares a text states as words or ratios: 'a third of' (33.3), 'one in five' (20)."""
     found = [(match.group(1), _FRACTIONS[match.group(1).lower()]) for match in _FRACTION.finditer(text)]
+    found += [
+        (match.group(), Decimal(100) / _END_PARTS[match["part"].lower()])
+        for match in _END_SHARE.finditer(text)
+        if not _NOT_A_PERIOD_END.match(text, match.end())
+    ]
     return tuple(found + [(match.group(), value) for match, value in lex.ratios(text)])
+
+
+# 'the first tenth of training compute', 'the top fifth of earners': a share by its end.
+_END_PARTS = {"half": Decimal(2), "third": Decimal(3), "quarter": Decimal(4), "fifth": Decimal(5), "tenth": Decimal(10)}
+_END_SHARE = re.compile(
+    r"\b(?:first|last|final|top|bottom)\s+(?P<part>half|third|quarter|fifth|tenth)(?=\s+of\b)", re.I
+)
+# '... quarter of 2025', 'half of the fiscal year': a period, the date rule's.
+_NOT_A_PERIOD_END = re.compile(
+    r"\s+of\s+(?:(?:the|its|their|this|last|next|that|current|coming|following|previous|same|new)\s+)*"
+    r"(?:(?:19|20)\d\d|year|fiscal|financial|calendar|FY|season|decade|century)",
+    re.IGNORECASE,
+)
 
 
 @lru_cache(maxsize=8192)
