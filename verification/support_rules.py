@@ -2852,6 +2852,7 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     reasons += _ratio_part_reasons(passage, claims)
     reasons += _points_as_percent_reasons(passage, claims, claim_values)
     reasons += _level_against_cut_reasons(passage, claims)
+    reasons += _quantifier_reasons(passage, claims)
     # Ordinals: 'the fifth month' against 'the sixth month'.
     if _ORDINAL_WORDS.keys().isdisjoint(passage_words):
         return list(dict.fromkeys(reasons))
@@ -3121,6 +3122,63 @@ def _level_against_cut_reasons(passage: str, claims: Sequence[Cited]) -> list[st
                     reasons.append(
                         f"quantity: the paragraph says '{figure}{said}'; {cited.label} says '{other}{given}'"
                     )
+    return reasons
+
+
+# 'most of them', 'a majority of', 'a minority of': a share in a word, with the shares it allows.
+_QUANTIFIER = re.compile(
+    r"\b(?P<word>most|a\s+majority|the\s+majority|a\s+minority|nearly\s+all|almost\s+all)\s+of\b", re.IGNORECASE
+)
+_QUANTIFIER_RANGES = {
+    "most": (Decimal(50), Decimal(100)),
+    "a majority": (Decimal(50), Decimal(100)),
+    "the majority": (Decimal(50), Decimal(100)),
+    "a minority": (Decimal(0), Decimal(50)),
+    "nearly all": (Decimal(85), Decimal(100)),
+    "almost all": (Decimal(85), Decimal(100)),
+}
+# 'including 6,000 paid deals', '6,000 of them', '58 of 120': a part of a count a claim gives.
+_PART_OF = re.compile(r"\b(?:including|of\s+which|of\s+whom)\s+(?:just\s+|only\s+|some\s+)?(?P<part>\d[\d,]*)\b", re.I)
+_PART_OF_WHOLE = re.compile(r"\b(?P<part>\d[\d,]*)\s+(?:of|out\s+of)\s+(?:the\s+|its\s+)?(?P<whole>\d[\d,]*)\b")
+
+
+def _claim_parts(text: str) -> list[tuple[str, Decimal]]:
+    """Shares a claim gives as a part of a count: 'more than 12,500 deals, including 6,000 paid'
+    (48%), '58 of 120 tasks' (48%)."""
+    found = []
+    counts = [figure.value for figure in _figures(text) if figure.value and not _unit(figure)]
+    for match in _PART_OF.finditer(text):
+        part = Decimal(match["part"].replace(",", ""))
+        wholes = [value for value in counts if value > part]
+        if part and wholes:
+            found.append((match.group(), part * 100 / max(wholes)))
+    for match in _PART_OF_WHOLE.finditer(text):
+        part, whole = (Decimal(match[key].replace(",", "")) for key in ("part", "whole"))
+        if whole and part < whole and not _YEAR_FIGURE.fullmatch(match["whole"]):
+            found.append((match.group(), part * 100 / whole))
+    return found
+
+
+def _quantifier_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'most of them paid' where a claim gives 6,000 paid of more than 12,500: 'most' is more
+    than half."""
+    reasons: list[str] = []
+    if "most" not in passage and "majority" not in passage and "minority" not in passage and " all " not in passage:
+        return reasons
+    for match in _QUANTIFIER.finditer(passage):
+        low, high = _QUANTIFIER_RANGES[" ".join(match["word"].lower().split())]
+        given = [(cited, text, share) for cited in claims for text, share in _claim_parts(cited.clause.text)]
+        given += [
+            (cited, figure.text, figure.value)
+            for cited in claims
+            for figure in _figures(cited.clause.text)
+            if _unit(figure) == "percent" and cited.clause.text.startswith(" of", figure.start + len(figure.text))
+        ]
+        if given and not any(low < share <= high for _, _, share in given):
+            cited, text, share = given[0]
+            reasons.append(
+                f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{text}' ({share:.0f}%)"
+            )
     return reasons
 
 

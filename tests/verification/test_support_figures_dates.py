@@ -159,6 +159,26 @@ TWINS = [
         "The airline said on May 14, 2026 that base fares would rise to $40.",
         FIGURES,
     ),
+    # A share in a word: 'most' is more than half of what a claim counts.
+    (
+        ["The lab said it screened 4,200 samples, including 3,100 that tested negative."],
+        "The lab screened 4,200 samples, most of them negative, it said.",
+        "The lab screened 4,200 samples, a minority of them negative, it said.",
+        "quantity:",
+    ),
+    (
+        ["The lab said it screened 4,200 samples, including 1,600 that tested negative."],
+        "The lab screened 4,200 samples, a minority of them negative, it said.",
+        "The lab screened 4,200 samples, most of them negative, it said.",
+        "quantity:",
+    ),
+    # A share by its end: 'the first tenth of' is 10%, whatever else a claim gives.
+    (
+        ["The team matched its final score using the first 10% of its training budget."],
+        "Using only the first tenth of its training budget, the team matched its final score.",
+        "Using only the first fifth of its training budget, the team matched its final score.",
+        "quantity:",
+    ),
     # Dates counted from another date.
     (
         ["The console launched on March 3, 2026, and its first update arrived on March 17."],
