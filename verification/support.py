@@ -373,6 +373,10 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     reasons = []
     digits = [figure for figure in digits if figure.start not in in_ratios]
     spelled = [figure for figure in spelled if figure.start not in in_ratios and not _counts_months(passage, figure)]
+    # 'two years later' after '2019': a date counted from another, which the date rule checks.
+    for start, end in rules.counted_date_spans(passage):
+        digits = [figure for figure in digits if not start <= figure.start < end]
+        spelled = [figure for figure in spelled if not start <= figure.start < end]
 
     def backed(reading: lex.Figure) -> bool:
         return (

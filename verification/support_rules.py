@@ -2375,7 +2375,8 @@ def calendar_dates(text: str) -> tuple[tuple[int, int, str, CalendarDate], ...]:
 
 def _counted_from(anchor: CalendarDate, match: re.Match) -> CalendarDate | None:
     """The date an offset ('ten days later') gives from the date before it, to the offset's
-    precision: days and weeks to the day, months and years to the month."""
+    precision: days and weeks to the day, months and years to the month; 'the following
+    year' to the year (after March 2024 it is 2025, any month of it)."""
     unit = (match["unit"] or match["next"]).lower()
     count = 1 if match["next"] else int(match["n"]) if match["n"].isdigit() else _COUNT_WORDS[match["n"].lower()]
     if unit in ("day", "week"):
@@ -2387,13 +2388,42 @@ def _counted_from(anchor: CalendarDate, match: re.Match) -> CalendarDate | None:
             return None
         end = start + datetime.timedelta(days=count * (7 if unit == "week" else 1))
         return CalendarDate(end.year, end.month, end.day)
-    months = count * (12 if unit == "year" else 1) + (
-        6 if (match["half"] or match["half_after"]) and unit == "year" else 0
-    )
+    half = bool(match["half"] or match["half_after"])
+    if unit == "year" and (match["next"] or anchor.month is None):
+        return CalendarDate(anchor.year + count)
+    months = count * (12 if unit == "year" else 1) + (6 if half and unit == "year" else 0)
     if anchor.month is None:
         return CalendarDate(anchor.year + months // 12) if months % 12 == 0 else None
     index = anchor.year * 12 + anchor.month - 1 + months
     return CalendarDate(index // 12, index % 12 + 1)
+
+
+# 'a year later', 'two years later' are durations a reporter rounds: within two months.
+YEAR_OFFSET_SLACK_MONTHS = 2
+
+
+def _about(target: CalendarDate, match: re.Match) -> list[CalendarDate]:
+    """The dates an offset may mean: itself, or for whole years counted to the month, the
+    months around it."""
+    whole_years = (match["unit"] or "").lower() == "year" and not (match["half"] or match["half_after"])
+    if not whole_years or target.month is None:
+        return [target]
+    index = target.year * 12 + target.month - 1
+    return [
+        CalendarDate((index + shift) // 12, (index + shift) % 12 + 1)
+        for shift in range(-YEAR_OFFSET_SLACK_MONTHS, YEAR_OFFSET_SLACK_MONTHS + 1)
+    ]
+
+
+def counted_date_spans(passage: str) -> list[tuple[int, int]]:
+    """Where the passage counts a date from one it gave before ('two years later' after '2019'):
+    its number is the date rule's, not a figure the claims must state."""
+    if not _OFFSET.search(passage):
+        return []
+    anchors = calendar_dates(passage)
+    return [
+        match.span() for match in _OFFSET.finditer(passage) if any(start < match.start() for start, _, _, _ in anchors)
+    ]
 
 
 def _offset_date_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
@@ -2415,7 +2445,7 @@ def _offset_date_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
         said = match.group().lower()
         if any(said in cited.clause.text.lower() for cited in claims):
             continue  # the claim counts the same way
-        if any(date.agrees(target) for _, _, date in offered):
+        if any(date.agrees(near) for _, _, date in offered for near in _about(target, match)):
             continue
         later = [(cited, written) for cited, written, date in offered if not date.agrees(anchor)]
         where = f"{later[0][0].label} says '{later[0][1]}'" if later else "no cited claim gives that date"

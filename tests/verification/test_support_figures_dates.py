@@ -192,6 +192,19 @@ TWINS = [
         "The treaty was signed in June 2023 and took effect a year later.",
         "date:",
     ),
+    # Whole years count to the year: 'the following year' is any month of it.
+    (
+        ["The plant opened in March 2024 and made its first profit in January 2025."],
+        "The plant opened in March 2024 and made its first profit the following year.",
+        "The plant opened in March 2024 and made its first profit two years later.",
+        "date:",
+    ),
+    (
+        ["The company, founded in 2019, raised $5 million in 2021."],
+        "The company was founded in 2019. Two years later it raised $5 million.",
+        "The company was founded in 2019. Three years later it raised $5 million.",
+        "date:",
+    ),
     (
         ["The rover landed in May 2027 and began drilling in June 2027."],
         "The rover landed in May 2027 and began drilling the following month.",
