@@ -147,7 +147,14 @@ def _rounds(passage: str, figure: lex.Figure, offered: Iterable[Decimal], exact:
         # A figure written to the half ('two and a half') is itself no finer than a quarter.
         if not value or abs(figure.value - value) > max(abs(value) * tolerance, quantum / 2 if figure.spelled else 0):
             continue
-        if exact and value.normalize().as_tuple().exponent >= quantum.as_tuple().exponent and value % quantum == 0:
+        # 'a quarter of a billion' is a rounding in words, however many digits its value has.
+        coarse = figure.spelled and " of " in figure.text
+        if (
+            exact
+            and not coarse
+            and value.normalize().as_tuple().exponent >= quantum.as_tuple().exponent
+            and value % quantum == 0
+        ):
             continue  # not rounder than the claim's figure: 'some 1,101' for 1,100 is a change
         if word in _APPROXIMATELY and (value / quantum).quantize(Decimal(1), ROUND_HALF_UP) * quantum != figure.value:
             continue  # 'about 1.2 million' rounds 1,187,000; 'about 1.3 million' does not
@@ -173,15 +180,21 @@ def _plain(claim: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _claim_values(claim: str) -> frozenset[Decimal]:
-    """Every value one claim offers, however written; a story cites a claim from many passages."""
-    # Digits inside a claim's names count too: 'Llama 3' in a passage for a claim's 'Llama-3'.
-    # Only version-like numbers: a year inside a name ('FY2024') backs no year of the passage's.
-    inside_names = {value for digits in _NAME_DIGITS.findall(claim) if (value := Decimal(digits)) < 1000}
+    """Every value one claim offers as a value, however written; a story cites a claim from
+    many passages. Digits inside names are ``_name_values``."""
     # A model's size in its name: 'Qwen3-8B' backs '8B' and 'the 8-billion-parameter model'.
     sizes = {
         (Decimal(digits) * _SIZE_SCALES[scale.upper()]).normalize() for digits, scale in _MODEL_SIZE.findall(claim)
     }
-    return frozenset(lex.figure_values(claim) | lex.implied_values(claim) | inside_names | sizes)
+    return frozenset(lex.figure_values(claim) | lex.implied_values(claim) | sizes)
+
+
+@lru_cache(maxsize=8192)
+def _name_values(claim: str) -> frozenset[Decimal]:
+    """Version numbers inside a claim's names ('Llama-3': 3). They back a passage's digits
+    ('Llama 3'), never a number in words: 'three times' is no version of 'Qwen3'. Only
+    version-like numbers: a year inside a name ('FY2024') backs no year of the passage's."""
+    return frozenset(value for digits in _NAME_DIGITS.findall(claim) if (value := Decimal(digits)) < 1000)
 
 
 def _is_year(figure: lex.Figure) -> bool:
@@ -206,6 +219,7 @@ class Derived:
 
 # A claim with more figures than this is a table: no pairwise arithmetic.
 _MOST_FIGURES_FOR_ARITHMETIC = 6
+_PERCENT_AFTER = re.compile(r"[\s-]*(?:percent|per\s+cent)\b", re.IGNORECASE)
 _YEAR_PART = re.compile(r"\b(?:mid|early|late|end|start)-((?:19|20)\d\d)\b", re.IGNORECASE)
 
 
@@ -237,6 +251,12 @@ def _derived(claim: str) -> Derived:
         plain |= {year - 1 for year in years}  # 'August 2025, up 34% from a year earlier': 2024
     plain |= {Decimal(match.group(1)) for match in _YEAR_PART.finditer(claim)}
     shares = {figure.value for figure in lex.digit_figures(claim) if _is_percent(figure)}
+    # 'Forty percent of respondents' states a share as a digit figure's '40%' does.
+    shares |= {
+        figure.value
+        for figure in lex.spelled_figures(claim)
+        if _PERCENT_AFTER.match(claim, figure.start + len(figure.text))
+    }
     shares |= {share for _, share in lex.ratios(claim)}
     return Derived(
         frozenset(percents),
@@ -246,6 +266,38 @@ def _derived(claim: str) -> Derived:
         frozenset(factors),
         frozenset(plain),
     )
+
+
+# 'needed 40% fewer labels' is 'took 60% as many': a cut and the level it leaves add up to 100.
+_CUT_AFTER = re.compile(r"\s+(?:fewer|less|lower|smaller|cheaper|shorter|below)\b", re.IGNORECASE)
+_LEVEL_AFTER = re.compile(r"\s+(?:as\s+(?:many|much|long|large)|of\s+(?:the|its|their|what))\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def _cut_and_level(claim: str) -> tuple[frozenset[Decimal], frozenset[Decimal]]:
+    """The level each of a claim's cuts in percent leaves ('40% fewer': 60), and the cut each
+    of its levels in percent makes ('60% as many': 40)."""
+    levels, cuts = set(), set()
+    for figure in lex.digit_figures(claim):
+        if not _is_percent(figure) or figure.value >= 100:
+            continue
+        end = figure.start + len(figure.text)
+        if _CUT_AFTER.match(claim, end):
+            levels.add(100 - figure.value)
+        elif _LEVEL_AFTER.match(claim, end):
+            cuts.add(100 - figure.value)
+    return frozenset(levels), frozenset(cuts)
+
+
+def _level_or_cut_backs(passage: str, figure: lex.Figure, claim_lines: Sequence[str]) -> bool:
+    """'60% as many labels' for a claim's '40% fewer labels', and the reverse."""
+    if not _is_percent(figure):
+        return False
+    end = figure.start + len(figure.text)
+    pick = 0 if _LEVEL_AFTER.match(passage, end) else 1 if _CUT_AFTER.match(passage, end) else None
+    if pick is None:
+        return False
+    return any(figure.value in _cut_and_level(claim)[pick] for claim in claim_lines)
 
 
 def _matches_derived(passage: str, figure: lex.Figure, derived: Iterable[Decimal]) -> bool:
@@ -294,7 +346,9 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     if not digits and not spelled:
         return []
     claim_lines = claims.split("\n")
-    offered = frozenset().union(*(_claim_values(claim) for claim in claim_lines))
+    # Values the claims state as values: what a number in words needs. Digits of names back digits.
+    stated_values = frozenset().union(*(_claim_values(claim) for claim in claim_lines))
+    offered = stated_values.union(*(_name_values(claim) for claim in claim_lines))
     derived = [_derived(claim) for claim in claim_lines]
     factors = frozenset().union(*(item.factors for item in derived))
     offered |= frozenset().union(*(item.plain for item in derived))
@@ -309,13 +363,20 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     wholes = frozenset().union(*(item.wholes for item in derived))
     # '3 in 10' for a claim's 30%: the ratio's own figures are not held to the claims.
     in_ratios = set()
-    shares = percents.union(*(item.shares for item in derived))
+    written_shares = frozenset().union(*(item.shares for item in derived))
+    shares = percents | written_shares
     for match, percent in lex.ratios(passage):
-        if _share_backed(passage, match.start(), percent, shares):
+        if _share_backed(passage, match.start(), percent, shares) or _ratio_bound_backed(
+            passage, match, percent, written_shares
+        ):
             in_ratios |= set(range(match.start(), match.end()))
     reasons = []
     digits = [figure for figure in digits if figure.start not in in_ratios]
     spelled = [figure for figure in spelled if figure.start not in in_ratios and not _counts_months(passage, figure)]
+    # 'two years later' after '2019': a date counted from another, which the date rule checks.
+    for start, end in rules.counted_date_spans(passage):
+        digits = [figure for figure in digits if not start <= figure.start < end]
+        spelled = [figure for figure in spelled if not start <= figure.start < end]
 
     def backed(reading: lex.Figure) -> bool:
         return (
@@ -324,6 +385,7 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
             or _rounds_plainly(reading, offered)
             or _derived_backs(passage, reading, percents, factors)
             or (_is_percent(reading) and reading.value in wholes)
+            or _level_or_cut_backs(passage, reading, claim_lines)
         )
 
     for figure in digits:
@@ -336,7 +398,11 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
             continue
         reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
     for figure in spelled:
-        if figure.value in offered or _rounds(passage, figure, offered) or _derived_backs(passage, figure, (), factors):
+        if (
+            figure.value in stated_values
+            or _rounds(passage, figure, stated_values)
+            or _derived_backs(passage, figure, (), factors)
+        ):
             continue  # 'about five points' for 4.97
         if _counts_its_list(passage, figure, backing):
             continue
@@ -375,6 +441,8 @@ _OPPOSITES = {
         ("support", "oppose"),
         ("for", "against"),
         ("kept", "lost"),
+        # what a change keeps against what it costs: 'retained 97%' is 'cost it 3%'
+        *((kept, lost) for kept in ("kept", "retained", "preserved") for lost in ("lost", "cost", "sacrificed")),
         ("present", "absent"),
     )
 }
@@ -473,6 +541,20 @@ def _share_backed(passage: str, start: int, percent: Decimal, offered: frozenset
     return _rounds(passage, share, offered, exact=False)
 
 
+def _ratio_bound_backed(passage: str, match: re.Match, percent: Decimal, written: frozenset[Decimal]) -> bool:
+    """A bound on a ratio holds up to the next ratio of its whole: 'more than four in ten' is
+    40-50%, so it is a claim's 45%; 'fewer than one in ten' is no claim's 18%. Only the claims'
+    own percentages count, not what arithmetic on their figures gives."""
+    hedge = _HEDGE.search(passage[max(0, match.start() - 20) : match.start()])
+    if not hedge or hedge.group(1).lower() in _APPROXIMATELY:
+        return False
+    whole = match["whole"]
+    step = Decimal(100) / Decimal(int(whole) if whole.isdigit() else lex.SMALL_NUMBERS[whole.lower()])
+    if hedge.group(1).lower() in _ABOVE:
+        return any(percent < value < percent + step for value in written)
+    return any(percent - step < value < percent for value in written)
+
+
 # 'the first three months of 2026' is a date, the date rule's: its 'three' counts nothing.
 _MONTHS_SPAN = re.compile(r"\s+months\b", re.IGNORECASE)
 _MONTHS_IN = {"quarter": 3, "half": 6}
@@ -507,6 +589,7 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
         f"'{name}' is named but no cited claim mentions it"
         for name in found
         if name not in abbreviated
+        and not _unit_symbol_backed(passage, name, claims)
         and name not in _COMMON_KNOWLEDGE
         and name not in _COMMON_ACRONYMS
         and not _MONTHS_ONLY.fullmatch(name)  # 'July-September': a date, the date rule's
@@ -518,6 +601,38 @@ def _name_reasons(passage: str, claims: str, backing: rules.Backing, context_tex
         and not _abbreviation_in(name, text)
         and not lex.name_is_mentioned(name, backing_lower, backing_stems)
     ]
+
+
+_UNIT_WORD_AFTER = re.compile(r"\s*([A-Za-z]+(?:-[A-Za-z]+)*)")
+
+
+def _unit_symbol_backed(passage: str, name: str, claims: str) -> bool:
+    """'22.2 Tbps' for a claim's '22.2 terabits-per-second', '5.2 MJ' for '5.2 megajoules': a
+    symbol right after a figure is a unit, backed when a claim gives the same value with a unit
+    word whose letters it abbreviates in order ('Tbps': t-b-p-s; 'MJ' is no 'megawatts')."""
+    if len(name) > 5 or not name.isalpha():
+        return False
+    symbol = name.lower()
+    values = {figure.value for figure in lex.digit_figures(claims)}
+    for figure in lex.digit_figures(passage):
+        if figure.value not in values:
+            continue
+        after = _UNIT_WORD_AFTER.match(passage, figure.start + len(figure.text))
+        if not after or after.group(1) != name:
+            continue
+        for other in lex.digit_figures(claims):
+            unit = _UNIT_WORD_AFTER.match(claims, other.start + len(other.text))
+            if other.value == figure.value and unit and _abbreviates(symbol, unit.group(1).lower()):
+                return True
+    return False
+
+
+def _abbreviates(symbol: str, word: str) -> bool:
+    """Whether a symbol's letters are the word's first letter and then letters of it in order."""
+    if not word.startswith(symbol[0]):
+        return False
+    rest = iter(word[1:])
+    return all(letter in rest for letter in symbol[1:])
 
 
 def _written_in(lowered: str, text: str) -> bool:

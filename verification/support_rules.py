@@ -39,11 +39,12 @@ cites the same claims from many passages.
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cache, lru_cache
 
 from . import text as lex
@@ -2334,7 +2335,7 @@ def _offered_dates(cited: Cited) -> list[DateMention]:
 def date_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     mentioned = dates(passage)
     if not mentioned:
-        return []
+        return _offset_date_reasons(passage, claims)
     offered = [(cited, mention) for cited in claims for mention in _offered_dates(cited)]
     reasons = []
     for mention in mentioned:
@@ -2353,7 +2354,155 @@ def date_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
             reasons.append(f"date: the paragraph says '{mention.text}'; {first.label} says {shown}")
         else:
             reasons.append(f"date: the paragraph says '{mention.text}'; no cited claim gives that {mention.kind}")
+    reasons += _offset_date_reasons(passage, claims)
     return list(dict.fromkeys(reasons))
+
+
+_MONTH_NAMES = "January|February|March|April|May|June|July|August|September|October|November|December"
+# A date written in full enough to count from: 'September 9, 2025', '2 August 2025', 'April 2025',
+# or a day of a month whose year the text gives elsewhere ('September 12').
+_CALENDAR_DATE = re.compile(
+    rf"\b(?:(?P<m1>{_MONTH_NAMES})\s+(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\b(?![,.]?\d)(?:,?\s+(?P<y1>(?:19|20)\d\d))?"
+    rf"|(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH_NAMES})(?:,?\s+(?P<y2>(?:19|20)\d\d))?"
+    rf"|(?P<m3>{_MONTH_NAMES}),?\s+(?P<y3>(?:19|20)\d\d))\b"
+)
+_YEAR_ALONE = re.compile(r"\b(?:in|of|during|by)\s+((?:19|20)\d\d)\b")
+_COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+_COUNT_WORDS |= {"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14, "thirty": 30}
+# 'ten days later', 'a year and a half later', 'the following month': a date counted from the
+# one before it. ('two years after the launch' counts from something else: not read.)
+_OFFSET = re.compile(
+    r"\b(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|thirty|\d{1,3})"
+    r"(?P<half>\s+and\s+a\s+half)?\s+(?P<unit>day|week|month|year)s?(?P<half_after>\s+and\s+a\s+half)?"
+    r"\s+(?:later|afterwards?|after\s+that)"
+    r"|the\s+(?:following|next)\s+(?P<next>day|week|month|year))\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class CalendarDate:
+    """A date to the precision a text gives it: a day, a month or a year."""
+
+    year: int
+    month: int | None = None
+    day: int | None = None
+
+    def __str__(self) -> str:
+        if self.month is None:
+            return str(self.year)
+        month = _MONTH_NAMES.split("|")[self.month - 1]
+        return f"{month} {self.day}, {self.year}" if self.day else f"{month} {self.year}"
+
+    def agrees(self, other: CalendarDate) -> bool:
+        """The same date where both are precise: 'September 2025' agrees with September 12, 2025."""
+        return (
+            self.year == other.year
+            and (self.month is None or other.month is None or self.month == other.month)
+            and (self.day is None or other.day is None or self.day == other.day)
+        )
+
+
+@lru_cache(maxsize=4096)
+def calendar_dates(text: str) -> tuple[tuple[int, int, str, CalendarDate], ...]:
+    """Dates a text gives, each with its span and words; a day without a year takes the year the
+    text gives before it ('on September 9, 2025 ... on September 12')."""
+    found = []
+    year = None
+    first_year = re.search(r"\b(?:19|20)\d\d\b", text)
+    for match in _CALENDAR_DATE.finditer(text):
+        month = match["m1"] or match["m2"] or match["m3"]
+        day = match["d1"] or match["d2"]
+        written_year = match["y1"] or match["y2"] or match["y3"]
+        year = int(written_year) if written_year else year or (int(first_year.group()) if first_year else None)
+        if year is None or (day and not 1 <= int(day) <= 31):
+            continue
+        date = CalendarDate(year, MONTHS[month.lower()], int(day) if day else None)
+        found.append((match.start(), match.end(), match.group(), date))
+    for match in _YEAR_ALONE.finditer(text):
+        if not any(start <= match.start(1) < end for start, end, _, _ in found):
+            found.append((match.start(1), match.end(1), match.group(1), CalendarDate(int(match.group(1)))))
+    return tuple(sorted(found, key=lambda item: item[0]))
+
+
+def _counted_from(anchor: CalendarDate, match: re.Match) -> CalendarDate | None:
+    """The date an offset ('ten days later') gives from the date before it, to the offset's
+    precision: days and weeks to the day, months and years to the month; 'the following
+    year' to the year (after March 2024 it is 2025, any month of it)."""
+    unit = (match["unit"] or match["next"]).lower()
+    count = 1 if match["next"] else int(match["n"]) if match["n"].isdigit() else _COUNT_WORDS[match["n"].lower()]
+    if unit in ("day", "week"):
+        if anchor.month is None or anchor.day is None:
+            return None
+        try:
+            start = datetime.date(anchor.year, anchor.month, anchor.day)
+        except ValueError:
+            return None
+        end = start + datetime.timedelta(days=count * (7 if unit == "week" else 1))
+        return CalendarDate(end.year, end.month, end.day)
+    half = bool(match["half"] or match["half_after"])
+    if unit == "year" and (match["next"] or anchor.month is None):
+        return CalendarDate(anchor.year + count)
+    months = count * (12 if unit == "year" else 1) + (6 if half and unit == "year" else 0)
+    if anchor.month is None:
+        return CalendarDate(anchor.year + months // 12) if months % 12 == 0 else None
+    index = anchor.year * 12 + anchor.month - 1 + months
+    return CalendarDate(index // 12, index % 12 + 1)
+
+
+# 'a year later', 'two years later' are durations a reporter rounds: within two months.
+YEAR_OFFSET_SLACK_MONTHS = 2
+
+
+def _about(target: CalendarDate, match: re.Match) -> list[CalendarDate]:
+    """The dates an offset may mean: itself, or for whole years counted to the month, the
+    months around it."""
+    whole_years = (match["unit"] or "").lower() == "year" and not (match["half"] or match["half_after"])
+    if not whole_years or target.month is None:
+        return [target]
+    index = target.year * 12 + target.month - 1
+    return [
+        CalendarDate((index + shift) // 12, (index + shift) % 12 + 1)
+        for shift in range(-YEAR_OFFSET_SLACK_MONTHS, YEAR_OFFSET_SLACK_MONTHS + 1)
+    ]
+
+
+def counted_date_spans(passage: str) -> list[tuple[int, int]]:
+    """Where the passage counts a date from one it gave before ('two years later' after '2019'):
+    its number is the date rule's, not a figure the claims must state."""
+    if not _OFFSET.search(passage):
+        return []
+    anchors = calendar_dates(passage)
+    return [
+        match.span() for match in _OFFSET.finditer(passage) if any(start < match.start() for start, _, _, _ in anchors)
+    ]
+
+
+def _offset_date_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'Preorders opened ten days later' after 'September 9, 2025' is September 19: the claims
+    must give that date, not September 12."""
+    if not _OFFSET.search(passage):
+        return []
+    anchors = calendar_dates(passage)
+    offered = [(cited, written, date) for cited in claims for _, _, written, date in calendar_dates(cited.clause.text)]
+    reasons = []
+    for match in _OFFSET.finditer(passage):
+        before = [(written, date) for start, _, written, date in anchors if start < match.start()]
+        if not before:
+            continue
+        anchor_words, anchor = before[-1]
+        target = _counted_from(anchor, match)
+        if target is None:
+            continue
+        said = match.group().lower()
+        if any(said in cited.clause.text.lower() for cited in claims):
+            continue  # the claim counts the same way
+        if any(date.agrees(near) for _, _, date in offered for near in _about(target, match)):
+            continue
+        later = [(cited, written) for cited, written, date in offered if not date.agrees(anchor)]
+        where = f"{later[0][0].label} says '{later[0][1]}'" if later else "no cited claim gives that date"
+        reasons.append(f"date: the paragraph says '{match.group()}' after '{anchor_words}', which is {target}; {where}")
+    return reasons
 
 
 def backed_date_words(passage: str, claims: Sequence[Cited]) -> set[str]:
@@ -2423,7 +2572,11 @@ _FRACTIONS = {
     "a tenth": Decimal(10),
     "one tenth": Decimal(10),
 }
-_FRACTION = re.compile(r"\b(" + "|".join(sorted(_FRACTIONS, key=len, reverse=True)) + r")\b(?=\s+of\b)", re.IGNORECASE)
+# A share of something: 'a third of the staff', 'half those of its predecessor', 'half what it cost'.
+_FRACTION = re.compile(
+    r"\b(" + "|".join(sorted(_FRACTIONS, key=len, reverse=True)) + r")\b(?=\s+(?:of|those|that|what)\b)",
+    re.IGNORECASE,
+)
 _VAGUE = {"dozens": 1, "hundreds": 2, "thousands": 3, "millions": 6, "billions": 9}
 _VAGUE_WORD = re.compile(r"\b(?:(tens|hundreds)\s+of\s+)?(dozens|hundreds|thousands|millions|billions)\s+of\b", re.I)
 _CURRENCIES = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
@@ -2482,7 +2635,25 @@ _SHARE_HEDGE = re.compile(
 def _shares(text: str) -> tuple[tuple[str, Decimal], ...]:
     """Shares a text states as words or ratios: 'a third of' (33.3), 'one in five' (20)."""
     found = [(match.group(1), _FRACTIONS[match.group(1).lower()]) for match in _FRACTION.finditer(text)]
+    found += [
+        (match.group(), Decimal(100) / _END_PARTS[match["part"].lower()])
+        for match in _END_SHARE.finditer(text)
+        if not _NOT_A_PERIOD_END.match(text, match.end())
+    ]
     return tuple(found + [(match.group(), value) for match, value in lex.ratios(text)])
+
+
+# 'the first tenth of training compute', 'the top fifth of earners': a share by its end.
+_END_PARTS = {"half": Decimal(2), "third": Decimal(3), "quarter": Decimal(4), "fifth": Decimal(5), "tenth": Decimal(10)}
+_END_SHARE = re.compile(
+    r"\b(?:first|last|final|top|bottom)\s+(?P<part>half|third|quarter|fifth|tenth)(?=\s+of\b)", re.I
+)
+# '... quarter of 2025', 'half of the fiscal year': a period, the date rule's.
+_NOT_A_PERIOD_END = re.compile(
+    r"\s+of\s+(?:(?:the|its|their|this|last|next|that|current|coming|following|previous|same|new)\s+)*"
+    r"(?:(?:19|20)\d\d|year|fiscal|financial|calendar|FY|season|decade|century)",
+    re.IGNORECASE,
+)
 
 
 @lru_cache(maxsize=8192)
@@ -2550,12 +2721,20 @@ def _by_or_to(passage: str, figure: lex.Figure, same_value: list[tuple[Cited, le
 def _share_of(text: str, share: str) -> str | None:
     """The stem of what a share is of: 'a third of the staff' -> 'staff', 'of the teacher's
     accuracy' -> 'accuracy'."""
-    pattern = re.escape(share) + r"\s+of\s+(?:the\s+|its\s+|their\s+)?([A-Za-z]+)('s)?(?:\s+([A-Za-z]+))?"
+    # 'a 19% share of the global market' is 19% of it.
+    pattern = re.escape(share) + r"(?:\s+share)?\s+of\s+(?:the\s+|its\s+|their\s+)?([A-Za-z]+)('s)?(?:\s+([A-Za-z]+))?"
     match = re.search(pattern, text)
     if not match:
         return None
     word = match.group(3) if match.group(2) and match.group(3) else match.group(1)
+    if word.lower() in _PRONOUN_WHOLES:
+        return _ANY_WHOLE  # 'a third of them': of whatever the claims count
     return lex.stem(word.lower())
+
+
+# Words that stand for what a sentence before counted: 'about a third of them'.
+_PRONOUN_WHOLES = frozenset(["them", "those", "these", "it", "that", "this"])
+_ANY_WHOLE = "*"
 
 
 # Words without which a passage states no factor or share in words: a cheap test first.
@@ -2631,6 +2810,23 @@ def _level_share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     return reasons
 
 
+_SHARE_BELOW = ("nearly", "almost", "close", "just under", "under", "less")
+_SHARE_ABOVE = ("just over", "more", "over", "upwards")
+
+
+def _share_fits(hedge: str, share: Decimal, percent: Decimal, slack: Decimal | int) -> bool:
+    """Whether a claim's percentage is a share in words as its hedge puts it. A bound ('nearly
+    half', 'just over a third') is met on its own side only, up to a tenth of the share or the
+    hedged slack, whichever is more: 'nearly half' is 45%, not 52%; 'just over half' is no 46%."""
+    hedge = " ".join(hedge.lower().split())
+    reach = max(share / 10, Decimal(slack))
+    if hedge.startswith(_SHARE_BELOW):
+        return share - reach <= percent <= share
+    if hedge.startswith(_SHARE_ABOVE):
+        return share <= percent <= share + reach
+    return abs(share - percent) <= slack
+
+
 def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     """'a quarter of the staff' where the claims give a third; 'hundreds' where they say thousands."""
     reasons = []
@@ -2642,14 +2838,19 @@ def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
         ]
         for text, value in mine:
             # A hedged share ('nearly two-thirds', 'about a quarter') may round a claim's figure.
-            slack = SHARE_SLACK_HEDGED if _SHARE_HEDGE.search(passage[: passage.find(text)]) else SHARE_SLACK
+            hedge = _SHARE_HEDGE.search(passage[: passage.find(text)])
+            slack = SHARE_SLACK_HEDGED if hedge else SHARE_SLACK
             if any(abs(value - other) <= slack for _, _, other in theirs) or any(
-                abs(value - figure.value) <= slack for _, figure in percents
+                _share_fits(hedge.group() if hedge else "", value, figure.value, slack) for _, figure in percents
             ):
                 continue
             # A claim's percentage is the same share only when it is of the same thing.
             whole = _share_of(passage, text)
-            percents = [(c, f) for c, f in percents if whole and _share_of(c.clause.text, f.text) == whole]
+            percents = [
+                (c, f)
+                for c, f in percents
+                if whole and (whole == _ANY_WHOLE or _share_of(c.clause.text, f.text) == whole)
+            ]
             if theirs:
                 cited, other, _ = theirs[0]
                 reasons.append(f"quantity: the paragraph says '{text}'; {cited.label} says '{other}'")
@@ -2731,6 +2932,9 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
         reasons += _factor_reasons(passage, claims)
     reasons += _one_unit_reasons(passage, claims)
     reasons += _ratio_part_reasons(passage, claims)
+    reasons += _points_as_percent_reasons(passage, claims, claim_values)
+    reasons += _level_against_cut_reasons(passage, claims)
+    reasons += _quantifier_reasons(passage, claims)
     # Ordinals: 'the fifth month' against 'the sixth month'.
     if _ORDINAL_WORDS.keys().isdisjoint(passage_words):
         return list(dict.fromkeys(reasons))
@@ -2778,6 +2982,12 @@ def _stated_factors(text: str) -> list[tuple[str, Decimal]]:
     by 38%': 0.62), and a change in points to a level ('rose 10 points to 30%': 1.5), each with
     its words."""
     found = [(match.group(), Decimal(match.group(1))) for match in _TIMES_FIGURE.finditer(text)]
+    # 'reduced training time by 2.1x', '2x faster': the time is 1/2.1 of what it was.
+    found += [(written, 1 / factor) for written, factor in found if factor]
+    for match in _PERCENT_FROM_TO.finditer(text):
+        before, after = Decimal(match["before"]), Decimal(match["after"])
+        if before and after:
+            found.append((match.group(), after / before))  # 'from 46% to 89%': 1.9 times the level
     for match in _POINTS_TO_LEVEL.finditer(text):
         change, level = Decimal(match["change"]), Decimal(match["level"])
         if level > change:
@@ -2792,6 +3002,9 @@ def _stated_factors(text: str) -> list[tuple[str, Decimal]]:
     return found
 
 
+_PERCENT_FROM_TO = re.compile(
+    r"\bfrom\s+(?P<before>\d+(?:\.\d+)?)\s*(?:%|percent)\s+to\s+(?P<after>\d+(?:\.\d+)?)\s*(?:%|percent)", re.I
+)
 _POINTS_TO_LEVEL = re.compile(
     r"(?P<change>\d+(?:\.\d+)?)\s*(?:percentage\s+points?|points?|pp)\s+to\s+(?P<level>\d+(?:\.\d+)?)\s*(?:%|percent)",
     re.IGNORECASE,
@@ -2806,10 +3019,39 @@ _CHANGE_BY_SHARE = re.compile(
 )
 
 
+# 'shaved nearly half off the time', 'took a third off': a cut by that share of the whole.
+_SHARE_OFF = re.compile(
+    r"\b(?P<hedge>(?:nearly|almost|about|around|roughly|some|more\s+than|over|less\s+than|under)\s+)?(?P<share>"
+    + "|".join(sorted(_FRACTIONS, key=len, reverse=True))
+    + r")\s+off\b",
+    re.IGNORECASE,
+)
+
+
 def _pair_factors(text: str) -> set[Decimal]:
     """How many times one figure of a claim is another ('to around 40 GW from 21 GW': 1.9)."""
     values = [figure.value for figure in _figures(text) if figure.value and _unit(figure) != "percent"]
     return {second / first for first in values for second in values if first != second}
+
+
+# 'from 32,000 a year earlier', 'compared with 29', 'up from 12': a claim's two figures as a
+# level and the one it is set against.
+_AGAINST = re.compile(
+    r"\b(?:from|compared\s+(?:with|to)|against|versus|vs\.?)\s+(?:just\s+|only\s+)?[$€£]?(?!(?:19|20)\d\d\b)\d", re.I
+)
+
+
+_YEAR_FIGURE = re.compile(r"(?:18|19|20|21)\d\d")
+
+
+def _before_and_after(text: str) -> bool:
+    """Whether a claim sets one count against another, so a multiplier in words is its ratio."""
+    counts = [
+        figure
+        for figure in _figures(text)
+        if figure.value and _unit(figure) != "percent" and not _YEAR_FIGURE.fullmatch(figure.text)
+    ]
+    return 2 <= len(counts) <= 4 and bool(_AGAINST.search(text))
 
 
 def _passage_factors(passage: str) -> list[tuple[re.Match, list[Decimal]]]:
@@ -2824,19 +3066,44 @@ def _passage_factors(passage: str) -> list[tuple[re.Match, list[Decimal]]]:
     for match in _CHANGE_BY_SHARE.finditer(passage):
         share = _FRACTIONS[match["share"].lower()] / 100
         found.append((match, [1 + share, 1 - share]))
+    for match in _SHARE_OFF.finditer(passage):
+        found.append((match, [1 - _FRACTIONS[match["share"].lower()] / 100]))
     return found
+
+
+_ABOVE_HEDGES = frozenset(["more than", "over"])
+
+
+def _factor_fits(value: Decimal, factor: Decimal, hedge: str | None) -> bool:
+    """Whether a claim's factor is what a multiplier in words says. A plain or rounding word
+    ('roughly doubled') is within FACTOR_TOLERANCE (twice that hedged); a bound ('more than
+    doubled') holds up to the next whole multiplier: 2.2 times, not 3; 'more than halves' is a
+    cut below a half, not below a third."""
+    word = " ".join(hedge.lower().split()) if hedge else ""
+    tolerance = FACTOR_TOLERANCE * (2 if word else 1)
+    if abs(factor - value) <= value * tolerance:
+        return True
+    if word not in _ABOVE_HEDGES:
+        return False
+    if value >= 1:
+        return value < factor < value + 1
+    return 1 / (1 / value + 1) < factor < value  # a cut: 'more than halves' is 0.33 to 0.5
 
 
 def _factor_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     reasons = []
     for match, values in _passage_factors(passage):
         stated = [(cited, text, factor) for cited in claims for text, factor in _stated_factors(cited.clause.text)]
-        if not stated:
-            continue
         pairs = {factor for cited in claims for factor in _pair_factors(cited.clause.text)}
-        tolerance = FACTOR_TOLERANCE * (2 if match["hedge"] else 1)
-        candidates = {factor for _, _, factor in stated} | pairs
-        if any(abs(factor - value) <= value * tolerance for factor in candidates for value in values):
+        if not stated:
+            # No factor stated, but a before and after: 'tripled' against 58 and 29 (2 times).
+            befores = [cited for cited in claims if _before_and_after(cited.clause.text)]
+            if not befores:
+                continue
+            written = [str(figure) for figure in _figures(befores[0].clause.text)]
+            stated = [(befores[0], ", ".join(written[:-1]) + " and " + written[-1], Decimal(0))]
+        candidates = {factor for _, _, factor in stated if factor} | pairs
+        if any(_factor_fits(value, factor, match["hedge"]) for factor in candidates for value in values):
             continue
         cited, text, _ = stated[0]
         reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{text}'")
@@ -2904,6 +3171,125 @@ def _ratio_part_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
                     f"quantity: the paragraph says '{figure}'; {cited.label} says '{match.group()}' ({share:.1f}%)"
                 )
     return reasons
+
+
+# 'took 40% fewer labels' is not 'took 40% as many': a cut by a share against the level left.
+_CUT_WORDS = re.compile(r"\s+(?:fewer|less|lower|smaller|cheaper|shorter)\b", re.IGNORECASE)
+_LEVEL_WORDS = re.compile(r"\s+as\s+(?:many|much|long|large)\b", re.IGNORECASE)
+
+
+def _level_against_cut_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    reasons: list[str] = []
+    if " as " not in passage and " as " not in " ".join(cited.clause.text for cited in claims):
+        return reasons
+    for figure in _figures(passage):
+        if _unit(figure) != "percent":
+            continue
+        end = figure.start + len(figure.text)
+        mine = "level" if _LEVEL_WORDS.match(passage, end) else "cut" if _CUT_WORDS.match(passage, end) else None
+        if mine is None:
+            continue
+        for cited in claims:
+            text = cited.clause.text
+            for other in _figures(text):
+                if other.value != figure.value or _unit(other) != "percent":
+                    continue
+                after = other.start + len(other.text)
+                theirs = (
+                    "level" if _LEVEL_WORDS.match(text, after) else "cut" if _CUT_WORDS.match(text, after) else None
+                )
+                if theirs and theirs != mine:
+                    said = (_LEVEL_WORDS.match(passage, end) or _CUT_WORDS.match(passage, end)).group()
+                    given = (_LEVEL_WORDS.match(text, after) or _CUT_WORDS.match(text, after)).group()
+                    reasons.append(
+                        f"quantity: the paragraph says '{figure}{said}'; {cited.label} says '{other}{given}'"
+                    )
+    return reasons
+
+
+# 'most of them', 'a majority of', 'a minority of': a share in a word, with the shares it allows.
+_QUANTIFIER = re.compile(
+    r"\b(?P<word>most|a\s+majority|the\s+majority|a\s+minority|nearly\s+all|almost\s+all)\s+of\b", re.IGNORECASE
+)
+_QUANTIFIER_RANGES = {
+    "most": (Decimal(50), Decimal(100)),
+    "a majority": (Decimal(50), Decimal(100)),
+    "the majority": (Decimal(50), Decimal(100)),
+    "a minority": (Decimal(0), Decimal(50)),
+    "nearly all": (Decimal(85), Decimal(100)),
+    "almost all": (Decimal(85), Decimal(100)),
+}
+# 'including 6,000 paid deals', '6,000 of them', '58 of 120': a part of a count a claim gives.
+_PART_OF = re.compile(r"\b(?:including|of\s+which|of\s+whom)\s+(?:just\s+|only\s+|some\s+)?(?P<part>\d[\d,]*)\b", re.I)
+_PART_OF_WHOLE = re.compile(r"\b(?P<part>\d[\d,]*)\s+(?:of|out\s+of)\s+(?:the\s+|its\s+)?(?P<whole>\d[\d,]*)\b")
+
+
+def _claim_parts(text: str) -> list[tuple[str, Decimal]]:
+    """Shares a claim gives as a part of a count: 'more than 12,500 deals, including 6,000 paid'
+    (48%), '58 of 120 tasks' (48%)."""
+    found = []
+    counts = [figure.value for figure in _figures(text) if figure.value and not _unit(figure)]
+    for match in _PART_OF.finditer(text):
+        part = Decimal(match["part"].replace(",", ""))
+        wholes = [value for value in counts if value > part]
+        if part and wholes:
+            found.append((match.group(), part * 100 / max(wholes)))
+    for match in _PART_OF_WHOLE.finditer(text):
+        part, whole = (Decimal(match[key].replace(",", "")) for key in ("part", "whole"))
+        if whole and part < whole and not _YEAR_FIGURE.fullmatch(match["whole"]):
+            found.append((match.group(), part * 100 / whole))
+    return found
+
+
+def _quantifier_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
+    """'most of them paid' where a claim gives 6,000 paid of more than 12,500: 'most' is more
+    than half."""
+    reasons: list[str] = []
+    if "most" not in passage and "majority" not in passage and "minority" not in passage and " all " not in passage:
+        return reasons
+    for match in _QUANTIFIER.finditer(passage):
+        low, high = _QUANTIFIER_RANGES[" ".join(match["word"].lower().split())]
+        given = [(cited, text, share) for cited in claims for text, share in _claim_parts(cited.clause.text)]
+        given += [
+            (cited, figure.text, figure.value)
+            for cited in claims
+            for figure in _figures(cited.clause.text)
+            if _unit(figure) == "percent" and cited.clause.text.startswith(" of", figure.start + len(figure.text))
+        ]
+        if given and not any(low < share <= high for _, _, share in given):
+            cited, text, share = given[0]
+            reasons.append(
+                f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{text}' ({share:.0f}%)"
+            )
+    return reasons
+
+
+def _points_as_percent_reasons(passage: str, claims: Sequence[Cited], claim_values: set[Decimal]) -> list[str]:
+    """'rose by 5.8 percent' where a claim has it rise from 68.5% to 74.3%: the gap between two
+    percentages is in percentage points; in percent the rise is 8.5%."""
+    reasons: list[str] = []
+    for figure in _figures(passage):
+        if _unit(figure) != "percent" or figure.value in claim_values:
+            continue
+        quantum = Decimal(1).scaleb(min(figure.value.normalize().as_tuple().exponent, 0))
+        if any(abs(value - figure.value) <= quantum / 2 for value in claim_values):
+            continue  # 'about 5%' rounds a claim's own 5.07%
+        for cited in claims:
+            percents = [other for other in _figures(cited.clause.text) if _unit(other) == "percent" and other.value]
+            if len(percents) > 4:
+                continue  # a table of shares, not a before and after
+            for first, second in itertools.combinations(percents, 2):
+                gap = abs(second.value - first.value)
+                relative = {gap * 100 / first.value, gap * 100 / second.value}
+                if gap.quantize(quantum) != figure.value or any(
+                    change.quantize(quantum, rounding=ROUND_HALF_UP) == figure.value for change in relative
+                ):
+                    continue
+                reasons.append(
+                    f"quantity: the paragraph says '{figure}'; {cited.label} says '{first}' and '{second}', "
+                    f"{gap.normalize()} percentage points apart: a percentage point is not a percent"
+                )
+    return list(dict.fromkeys(reasons))
 
 
 # Entities ------------------------------------------------------------------------------------

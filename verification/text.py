@@ -380,6 +380,11 @@ def spelled_figures(text: str) -> list[Figure]:
         if value is None:
             continue
         written = match.group().strip()
+        ordinal = _ORDINAL_AFTER.match(text, match.end()) if lowered.endswith(_TENS) else None
+        if ordinal:
+            # 'the twenty-second year running' is the 22nd: a compound ordinal counts.
+            value += _ORDINAL_UNITS[ordinal.group(1).lower()]
+            written = text[match.start() : ordinal.end()]
         half = _AND_A_HALF.match(text, match.end()) if not match["scale"] else None
         if half and lowered.endswith("and"):
             value += Decimal("0.5")  # 'two and a half times'
@@ -396,6 +401,10 @@ def spelled_figures(text: str) -> list[Figure]:
 
 
 _AND_A_HALF = re.compile(r"a\s+half\b", re.IGNORECASE)
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_ORDINAL_UNITS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
+_ORDINAL_UNITS |= {"eighth": 8, "ninth": 9}
+_ORDINAL_AFTER = re.compile(r"(?<=-)(" + "|".join(_ORDINAL_UNITS) + r")\b", re.IGNORECASE)
 # 'a quarter of a billion', 'three quarters of a million': an amount, in words.
 _SHARE_OF_SCALE = re.compile(
     r"\b(?:(?P<n>a|one|two|three)[\s-]+)?(?P<d>half|thirds?|quarters?)\s+(?:of\s+)?an?\s+"
@@ -504,13 +513,18 @@ def implied_shares(text: str) -> set[Decimal]:
 _IMPLIED_WORD = re.compile(r"\b(" + "|".join(sorted(_IMPLIED, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
 
+# 'one in eight', and with what is counted between: 'one recipient in eight', 'one time in five'
+# (a singular noun after 'one'; 'two models in five settings' counts two things, no share).
 _RATIO = re.compile(
-    r"\b(?P<part>\d+|one|two|three|four|five|six|seven|eight|nine)\s+(?:in|out\s+of|of\s+every)\s+"
+    r"\b(?P<part>\d+|one|two|three|four|five|six|seven|eight|nine)\s+(?:(?<=one\s)(?P<counted>[a-z]+)(?<!s)\s+(?=in\s))?"
+    r"(?:in|out\s+of|of\s+every)\s+"
     r"(?P<whole>\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred)\b",
     re.IGNORECASE,
 )
+_PLURAL_AFTER = re.compile(r"\s+[a-z]+s\b")
 _SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 _SMALL |= {"ten": 10, "twenty": 20, "hundred": 100}
+SMALL_NUMBERS = _SMALL
 
 
 _RATIO_HINT = re.compile(r" (?:in|out of|of every) ", re.IGNORECASE)
@@ -523,6 +537,8 @@ def ratios(text: str) -> list[tuple[re.Match, Decimal]]:
         return found
     for match in _RATIO.finditer(text):
         part, whole = (int(g) if g.isdigit() else _SMALL[g.lower()] for g in (match["part"], match["whole"]))
+        if match["counted"] and _PLURAL_AFTER.match(text, match.end()):
+            continue  # 'one model in five settings' counts things, it states no share
         if whole and part < whole:
             found.append((match, Decimal(part * 100) / Decimal(whole)))
     return found
@@ -572,6 +588,14 @@ _DENOMINATORS = {
     "ninths": 9,
     "tenth": 10,
     "tenths": 10,
+    "twelfth": 12,
+    "twelfths": 12,
+    "twentieth": 20,
+    "twentieths": 20,
+    "hundredth": 100,
+    "hundredths": 100,
+    "thousandth": 1000,
+    "thousandths": 1000,
 }
 _FRACTION_WORDS = re.compile(
     r"\b(?P<n>a|one|two|three|four|five|six|seven|eight|nine)[\s-]+(?P<d>"
@@ -641,11 +665,39 @@ def differences(text: str) -> set[Decimal]:
     figures = [figure for figure in digit_figures(text) if figure.value]
     if not 2 <= len(figures) <= _MOST_FIGURES_FOR_DIFFERENCES:
         return set()
+    # A day of a month and a year are dates, not amounts: '$30' less 'October 9' is no '$21'.
+    amounts = [figure for figure in figures if not _is_date_part(text, figure)]
     found = set()
-    for first, second in itertools.combinations(figures, 2):
-        if _is_percent(first) == _is_percent(second) and first.value != second.value:
+    for first, second in itertools.combinations(amounts, 2):
+        if _kind(first) == _kind(second) and first.value != second.value:
             found.add(_normal(abs(first.value - second.value)))
     return found
+
+
+_MONTH_BEFORE = re.compile(
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?\s+$"
+)
+_MONTH_AFTER = re.compile(
+    r"(?:st|nd|rd|th)?\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\b"
+)
+
+
+def _is_date_part(text: str, figure: Figure) -> bool:
+    """Whether a figure is a year or a day of a month ('October 9', '9 October')."""
+    if figure.text.isdigit() and len(figure.text) == 4 and 1800 <= int(figure.text) <= 2199:
+        return True
+    if not figure.text.isdigit() or len(figure.text) > 2:
+        return False
+    return bool(
+        _MONTH_BEFORE.search(text[max(0, figure.start - 11) : figure.start])
+        or _MONTH_AFTER.match(text, figure.start + len(figure.text))
+    )
+
+
+def _kind(figure: Figure) -> tuple[bool, str]:
+    """What a figure counts, as far as its writing says: a percentage or not, and its currency."""
+    return _is_percent(figure), figure.text[0] if figure.text[0] in "$€£¥" else ""
 
 
 _CLOCK = re.compile(r"\b(\d{1,2})(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
