@@ -731,6 +731,9 @@ def _mark_negation(tokens: list[Token]) -> None:
                 continue  # 'not only', 'barely 5%': no negation of what follows
             if token.low == "not" and index and tokens[index - 1].low == "or":
                 continue  # 'whether or not they were correct': both ways, no negation
+            if token.low == "without" and index > 1 and tokens[index - 1].low in ("and", "or"):
+                if tokens[index - 2].low == "with":
+                    continue  # 'code written with and without AI help': both ways, no absence
             if (token.low == "not" or token.low.endswith("n't")) and _until_in_clause(tokens, index):
                 continue  # 'would not launch until accuracy improved': put off, not denied
             if token.low in _OBJECT_NEGATORS and _negate_verb_before(tokens, index):
@@ -1497,8 +1500,8 @@ def _with_against_without(sentence: Clause, claims: Sequence[Cited]) -> list[tup
         for cited in claims:
             other_tokens = cited.clause.tokens
             for position, other in enumerate(other_tokens):
-                if other.low != "without":
-                    continue
+                if other.low != "without" or not other.cue:
+                    continue  # 'with and without AI help' says both
                 theirs = next(
                     (i for i in range(position + 1, min(len(other_tokens), position + 4)) if other_tokens[i].content),
                     None,
@@ -1702,6 +1705,11 @@ _MOVEMENT_NOUNS = _forms(
 )
 
 
+# How fast a movement went: after a movement word, it speeds or slows that movement.
+_PACE = _forms("slowly quickly rapidly faster slower quicker")
+PACE_REACH = 5  # 'declined cognitively 27% more slowly'
+
+
 def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
     """Each direction word of a clause with its concept and sign, negation applied; two of
     one concept close together in a clause read as one ('growth slowed' goes down, 'slowed
@@ -1729,7 +1737,8 @@ def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
         # their decline' (the verb first, the noun close after).
         reach = 0
         if last is not None:
-            reach = 3 if token.low in _MOVEMENT_NOUNS else 0
+            # 'declined 27% more slowly' is a slowed decline: a pace after a movement changes it.
+            reach = 3 if token.low in _MOVEMENT_NOUNS else PACE_REACH if token.low in _PACE else 0
             if noun_start is not None and index - noun_start <= 6:
                 reach = index - last  # 'the deficit grew wider': one movement of the deficit
         if last is not None and found[last][0] == concept and index - last <= reach:
@@ -1902,6 +1911,10 @@ def _figures_near(clause: Clause, index: int) -> frozenset[str]:
                 break
             if token.kind == "number" and not (token.start and clause.text[token.start - 1] in "-."):
                 found.add(token.text.rstrip("%,"))
+                # 'fell to 33% from 43%': both ends of one movement are its figures.
+                ends = tokens[position + 1 : position + 3]
+                if step == 1 and len(ends) == 2 and ends[0].low in ("from", "to") and ends[1].kind == "number":
+                    found.add(ends[1].text.rstrip("%,"))
                 break
             position += step
     return frozenset(found)

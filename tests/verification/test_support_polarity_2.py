@@ -1,0 +1,58 @@
+"""Negation and direction, second round: readings that fire on rewordings (a pace after a
+movement, both ways at once, a movement's two figures) and negations said in other words.
+Each case has claims, a supported paraphrase that must pass, and the passage changed so that
+it must fail with a reason of the given kind (invented sentences, not the tuning sets')."""
+
+from __future__ import annotations
+
+import pytest
+
+from verification.support import assess
+
+# (kind, claims, a supported paraphrase, the same passage changed the way the kind says)
+TWINS = [
+    # A pace after a movement changes it: 'declined more slowly' is a slowed decline.
+    (
+        "direction",
+        ["The study found the therapy slowed bone loss by 30% over two years compared with no treatment."],
+        "Over two years, patients on the therapy lost bone 30% more slowly compared with no treatment, the study found.",
+        "Over two years, patients on the therapy lost bone 30% more quickly compared with no treatment, the study found.",
+    ),
+    (
+        "direction",
+        ["Analysts said the decline in rents slowed to 2% in the spring."],
+        "Rents fell more slowly in the spring, declining 2%, analysts said.",
+        "Rents fell faster in the spring, declining 2%, analysts said.",
+    ),
+    # 'with and without' says both: no absence on either side.
+    (
+        "negation",
+        [
+            "The audit found no difference in error rates between forms filed with and without the new software.",
+            "Clerks using the new software filed forms 15% faster, the audit found.",
+        ],
+        "Clerks with the new software were 15% faster at filing forms, the audit found.",
+        "Error rates in forms filed without the new software showed a difference, the audit found.",
+    ),
+    # A movement's two figures ('fell to 33% from 43%') tell which claim it is.
+    (
+        "direction",
+        [
+            "Ridership on the metro rose to 71% of pre-pandemic levels in 2025 from 58% a year earlier.",
+            "Ridership on regional buses fell to 40% from 52% over the same period.",
+        ],
+        "Metro ridership climbed to 71% of pre-pandemic levels in 2025, up from 58%, while regional buses "
+        "dropped to 40%, down from 52%.",
+        "Metro ridership climbed to 71% of pre-pandemic levels in 2025, up from 58%, while regional buses "
+        "rose to 40%, up from 52%.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "claims", "supported", "changed"), TWINS)
+def test_each_change_is_caught_and_its_twin_passes(kind, claims, supported, changed):
+    twin = assess(supported, claims)
+    assert twin.supported, twin.reasons
+    verdict = assess(changed, claims)
+    assert not verdict.supported
+    assert any(reason.startswith(kind + ":") for reason in verdict.reasons), verdict.reasons
