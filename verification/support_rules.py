@@ -83,6 +83,7 @@ _NEGATOR_FIRST_WORDS = frozenset(phrase[0] for phrase in _NEGATOR_PHRASES)
 # 'not only', 'no more than', 'no fewer than': no negation of what follows.
 _NOT_NEGATING_NEXT = _forms("only just merely more less fewer later earlier")
 NEGATION_REACH = 1
+_BOTH_WAYS = {("with", "and"), ("with", "or")}
 _ALL = _forms("any every all")
 # Pronouns that negate a whole clause's assertion: 'none of the models passed'.
 _NOBODY = _forms("none nobody neither nothing")
@@ -731,9 +732,8 @@ def _mark_negation(tokens: list[Token]) -> None:
                 continue  # 'not only', 'barely 5%': no negation of what follows
             if token.low == "not" and index and tokens[index - 1].low == "or":
                 continue  # 'whether or not they were correct': both ways, no negation
-            if token.low == "without" and index > 1 and tokens[index - 1].low in ("and", "or"):
-                if tokens[index - 2].low == "with":
-                    continue  # 'code written with and without AI help': both ways, no absence
+            if token.low == "without" and index > 1 and (tokens[index - 2].low, tokens[index - 1].low) in _BOTH_WAYS:
+                continue  # 'code written with and without AI help': both ways, no absence
             if (token.low == "not" or token.low.endswith("n't")) and _until_in_clause(tokens, index):
                 continue  # 'would not launch until accuracy improved': put off, not denied
             if token.low in _OBJECT_NEGATORS and _negate_verb_before(tokens, index):

@@ -15,8 +15,10 @@ TWINS = [
     (
         "direction",
         ["The study found the therapy slowed bone loss by 30% over two years compared with no treatment."],
-        "Over two years, patients on the therapy lost bone 30% more slowly compared with no treatment, the study found.",
-        "Over two years, patients on the therapy lost bone 30% more quickly compared with no treatment, the study found.",
+        "Over two years, patients on the therapy lost "
+        "bone 30% more slowly compared with no treatment, the study found.",
+        "Over two years, patients on the therapy lost "
+        "bone 30% more quickly compared with no treatment, the study found.",
     ),
     (
         "direction",
