@@ -123,7 +123,7 @@ _POLARITY_LISTS = {
         wins gaining peaked larger bigger spiked spike rallied rally recovered ballooned swelled swell
         costlier pricier stronger warmer hotter advanced advances retreated skyrocketed soaring surging
         quadrupled longer wider profit profits profitable surplus lengthen lengthens lengthened
-        denser
+        denser upward upwards
     """,
     ("level", -1): """
         fall falls fell fallen falling decline declines declined declining decrease decreases decreased
@@ -134,7 +134,7 @@ _POLARITY_LISTS = {
         downturn slow slowed slows slower slowdown slowing decelerate decelerated weaken weakened
         narrow narrowed halved smaller ease eased eases easing cooled soften softened tanked crashed
         collapsed dwindled cheaper weaker colder cooler plummeted plummet plummets sank slumping dragged
-        dampened shorter narrower deficit unprofitable sparser shorten shortens shortened
+        dampened shorter narrower deficit unprofitable sparser shorten shortens shortened downward downwards
     """,
     ("rank", 1): """
         beat beats beaten beating outperform outperformed outperforms surpass surpassed surpasses exceed
@@ -1661,7 +1661,13 @@ def _from_a_level(tokens: list[Token], start: int) -> bool:
 
 
 _EFFECTS = _forms("effect effects impact change difference")
-_MOTION = _forms("edged ticked went moved crept go goes going gone is are was were be been picked picks shot")
+_MOTION = _forms(
+    "edged ticked went moved crept go goes going gone is are was were be been picked picks shot "
+    "sped speed speeds speeding"  # 'sped up convergence': made it faster
+)
+# 'prices 12% below the year-earlier level': a change from a level, not a rank.
+_OFF_A_LEVEL = {"above": 1, "below": -1}
+_UNITS_OFF = _forms("percent points")
 
 
 def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
@@ -1669,6 +1675,8 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
     verb or before a figure ('edged up', 'sales were down 3%')."""
     tokens = clause.tokens
     low = tokens[index].low
+    if low in _OFF_A_LEVEL and index and (tokens[index - 1].kind == "number" or tokens[index - 1].low in _UNITS_OFF):
+        return ("level", _OFF_A_LEVEL[low])  # '56% below the year-earlier figure': down 56% from it
     if low in POLARITY:
         concept, sign = POLARITY[low]
         if sign == 0 and index and tokens[index - 1].low in ("more", "less"):
@@ -1710,6 +1718,19 @@ _PACE = _forms("slowly quickly rapidly faster slower quicker")
 PACE_REACH = 5  # 'declined cognitively 27% more slowly'
 
 
+# After a movement noun, what makes it the name of a measure: 'its growth forecast'.
+_MEASURED = _forms(
+    "forecast forecasts outlook target targets estimate estimates projection projections rate rates "
+    "figure figures data number numbers strategy plan plans prospects"
+)
+
+
+def _names_a_measure(clause: Clause, index: int) -> bool:
+    """'revised its growth forecast upward': the noun names what moved, it does not move."""
+    tokens = clause.tokens
+    return tokens[index].low in _MOVEMENT_NOUNS and index + 1 < len(tokens) and tokens[index + 1].low in _MEASURED
+
+
 def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
     """Each direction word of a clause with its concept and sign, negation applied; two of
     one concept close together in a clause read as one ('growth slowed' goes down, 'slowed
@@ -1724,7 +1745,7 @@ def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
             last = noun_start = None
             continue
         polarity = _polarity(clause, index) if token.kind == "word" else None
-        if polarity is None or _is_bound(clause, index):
+        if polarity is None or _is_bound(clause, index) or _names_a_measure(clause, index):
             continue
         concept, sign = polarity
         # 'will not go up': the motion verb carries the negation for its 'up'.

@@ -48,6 +48,39 @@ TWINS = [
         "Metro ridership climbed to 71% of pre-pandemic levels in 2025, up from 58%, while regional buses "
         "rose to 40%, up from 52%.",
     ),
+    # 'revised upward' and 'revised downward' move; 'growth forecast' names what moved.
+    (
+        "direction",
+        ["The central bank cut its 2027 inflation forecast to 2.1%, citing weaker energy prices."],
+        "Citing weaker energy prices, the central bank revised its 2027 inflation forecast downward, to 2.1%.",
+        "Citing weaker energy prices, the central bank revised its 2027 inflation forecast upward, to 2.1%.",
+    ),
+    (
+        "direction",
+        ["The IMF lowered its growth forecast for Spain to 1.9% for 2026."],
+        "The IMF revised its growth forecast for Spain downward, to 1.9% for 2026.",
+        "The IMF revised its growth forecast for Spain upwards, to 1.9% for 2026.",
+    ),
+    # 'sped up' is a movement up, against 'slowed'.
+    (
+        "direction",
+        ["Adding the cache slowed page loads for first-time visitors, the engineers found."],
+        "The engineers found the cache made page loads slower for first-time visitors.",
+        "The engineers found the cache sped up page loads for first-time visitors.",
+    ),
+    # A figure above or below a level is a change from it: '56% below the year-earlier figure'.
+    (
+        "direction",
+        ["The port handled 2.3 million containers in 2025, up 14% from the year before."],
+        "The port handled 2.3 million containers in 2025, 14% above the previous year's total.",
+        "The port handled 2.3 million containers in 2025, 14% below the previous year's total.",
+    ),
+    (
+        "direction",
+        ["Wheat prices in March were 8 percent lower than a year earlier, the ministry said."],
+        "Wheat prices in March stood 8 percent below their level a year earlier, the ministry said.",
+        "Wheat prices in March stood 8 percent above their level a year earlier, the ministry said.",
+    ),
 ]
 
 
