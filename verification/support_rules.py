@@ -778,7 +778,8 @@ def _mark_negation(tokens: list[Token]) -> None:
     for index, token in enumerate(tokens):
         if token.boundary:
             nobody = False
-        elif nobody and not token.negated:
+        elif nobody and not token.head:
+            # 'no model exceeded 25%': the verb a subject's 'no' reaches is said of no one too.
             token.subject_negated = True
         following = tokens[index + 1].low if index + 1 < len(tokens) else ""
         if token.low in _NOBODY or (token.low == "not" and following in ("one", "single")):
@@ -1675,7 +1676,12 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
     verb or before a figure ('edged up', 'sales were down 3%')."""
     tokens = clause.tokens
     low = tokens[index].low
-    if low in _OFF_A_LEVEL and index and (tokens[index - 1].kind == "number" or tokens[index - 1].low in _UNITS_OFF):
+    if (
+        low in _OFF_A_LEVEL
+        and index
+        and (tokens[index - 1].kind == "number" or tokens[index - 1].low in _UNITS_OFF)
+        and _from_a_level(tokens, index + 1)  # not '4.5 points above the older parser': a rank
+    ):
         return ("level", _OFF_A_LEVEL[low])  # '56% below the year-earlier figure': down 56% from it
     if low in POLARITY:
         concept, sign = POLARITY[low]

@@ -81,6 +81,13 @@ TWINS = [
         "Wheat prices in March stood 8 percent below their level a year earlier, the ministry said.",
         "Wheat prices in March stood 8 percent above their level a year earlier, the ministry said.",
     ),
+    # A subject's 'no' reaches the verb: 'no model exceeded 25%' against 'one model topped 25%'.
+    (
+        "negation",
+        ["The regulator said no airline exceeded 90% on-time arrivals in the winter season."],
+        "No airline topped 90% on-time arrivals in the winter season, the regulator said.",
+        "At least one airline topped 90% on-time arrivals in the winter season, the regulator said.",
+    ),
 ]
 
 
