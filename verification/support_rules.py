@@ -1312,7 +1312,13 @@ def _object_of(clause: Clause, index: int) -> frozenset[str]:
     tokens = clause.tokens
     if index + 1 < len(tokens) and tokens[index + 1].low == "that":
         return frozenset()  # 'does not establish that the foods cause depression': a clause, no object
-    for token in tokens[index + 1 : index + 1 + OBJECT_REACH]:
+    # The reach starts at the first content word: 'caught up with those trained on ...'.
+    start = index + 1
+    while (
+        start < len(tokens) and tokens[start].kind == "word" and not (tokens[start].content or tokens[start].boundary)
+    ):
+        start += 1
+    for token in tokens[start : start + OBJECT_REACH]:
         if token.boundary:
             break
         if token.content and token.low not in POLARITY:
@@ -1379,8 +1385,27 @@ def _plain_verb(clause: Clause, index: int) -> bool:
         and token.low not in POLARITY
         and token.low not in _NEGATIVE_VERBS
         and token.low not in _FEW
-        and _verb_form(clause.tokens, index)
+        and (_verb_form(clause.tokens, index) or _other_verb_form(clause.tokens, index))
     )
+
+
+# Past forms no ending gives away, beyond those every rule knows ('dealt with', 'ran').
+_IRREGULAR_PASTS = _forms(
+    "dealt ran swam sang rang drank drove rode wrote spoke stole froze chose woke wore tore bore bound "
+    "found ground wound fed bled fled led sped shed spread sent spent bent lent built felt dealt dreamt "
+    "meant slept kept swept wept crept lit fought sought bought brought thought taught caught stuck struck "
+    "hung sprang sank shrank threw grew knew flew drew showed shown proved proven overcame undertook "
+    "withstood forbade"
+)
+
+
+def _other_verb_form(tokens: list[Token], index: int) -> bool:
+    """A verb the shared test misses: an irregular past, or an '-ing' after a form of 'be'
+    ('was running at full power')."""
+    low = tokens[index].low
+    if tokens[index].name or tokens[index].kind != "word":
+        return False
+    return low in _IRREGULAR_PASTS or (low.endswith("ing") and index > 0 and tokens[index - 1].low in _BE)
 
 
 def _negated_in_other_words(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:

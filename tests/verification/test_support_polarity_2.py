@@ -88,6 +88,27 @@ TWINS = [
         "No airline topped 90% on-time arrivals in the winter season, the regulator said.",
         "At least one airline topped 90% on-time arrivals in the winter season, the regulator said.",
     ),
+    # A claim's negated verb and another verb asserted of the same things in the passage: an
+    # '-ing' after 'was', an irregular past, a particle before the object ('caught up with').
+    (
+        "negation",
+        ["By the end of May the new line had not yet reached full capacity, the operator said."],
+        "The new line was still short of full capacity by the end of May, the operator said.",
+        "The new line was running at full capacity by the end of May, the operator said.",
+    ),
+    (
+        "negation",
+        ["The study found that students taught online never matched those taught in classrooms on written exams."],
+        "Students taught online always trailed those taught in classrooms on written exams, the study found.",
+        "Students taught online eventually caught up with those taught in classrooms on written exams, "
+        "the study found.",
+    ),
+    (
+        "negation",
+        ["The vendor said the patch did not fix the login timeout errors on older tablets."],
+        "The login timeout errors on older tablets remain after the patch, the vendor said.",
+        "The patch dealt with the login timeout errors on older tablets, the vendor said.",
+    ),
 ]
 
 
