@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/supported_eval.py [--set NAME] [--show-errors]
 
-Runs the method (``verification.support.assess``) over eight labelled sets and prints, for
+Runs the method (``verification.support.assess``) over nine labelled sets and prints, for
 each, accuracy, the false-alarm rate on supported cases, and per kind how many unsupported
 cases were caught (and how many passed):
 
@@ -24,6 +24,9 @@ cases were caught (and how many passed):
   tuning data for the second round;
 - ``blind-d``: ``tests/verification/blind_cases_d.json``, a fourth blind writer's 240 cases on
   the seeds' own subjects and in their paragraphs' style, for validation like ``blind-c``;
+- ``blind-e``: ``tests/verification/blind_cases_e.json``, a fifth blind writer's 240 cases in
+  the same style as blind-d (reporters who condense and reword freely), tuning data for the
+  second round;
 - ``held-out``: ``tests/verification/heldout_cases.json``, written by someone else and never
   tuned on: the one that measures. ``--show-errors`` never prints its cases, only counts. Its
   targets: accuracy >= 95%, false alarms <= 3%, and no unsupported case of the kinds
@@ -51,6 +54,7 @@ SETS = {
     "blind-b": ROOT / "tests" / "verification" / "blind_cases_b.json",
     "blind-c": ROOT / "tests" / "verification" / "blind_cases_c.json",
     "blind-d": ROOT / "tests" / "verification" / "blind_cases_d.json",
+    "blind-e": ROOT / "tests" / "verification" / "blind_cases_e.json",
     "held-out": ROOT / "tests" / "verification" / "heldout_cases.json",
 }
 # Sets that measure: their cases are never printed, only counted, so nobody tunes on them.
