@@ -1187,6 +1187,7 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                         or _prefix_negative(token, other)
                         or _negation_moved(sentence, index, cited.clause, position)
                         or (token.nominal and _predicate_negated(cited.clause, position))
+                        or (token.removed and _replaced_at(cited.clause, position))
                     ):
                         agrees = (
                             True  # 'no accuracy gain' and 'did not improve accuracy'; 'not authorized', 'unauthorized'
@@ -1293,6 +1294,25 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
             flagged.add(index)
     reasons += _comparatives(sentence, claims)
     return reasons
+
+
+# Verbs that take away what they govern by putting another thing in its place.
+_REPLACING = _forms(
+    "replace replaces replaced replacing substitute substitutes substituted substituting supplant supplants "
+    "supplanted swap swaps swapped swapping"
+)
+
+
+def _replaced_at(clause: Clause, index: int) -> bool:
+    """'replacing the learned critic with ...' takes the critic away, as 'dropping the learned
+    critic in favour of ...' does: a replacement verb shortly before the word."""
+    tokens = clause.tokens
+    for position in range(index - 1, max(-1, index - 4), -1):
+        if tokens[position].boundary:
+            return False
+        if tokens[position].low in _REPLACING:
+            return True
+    return False
 
 
 # Verbs whose object carries the predicate ('had an effect', 'made changes').
@@ -1687,13 +1707,40 @@ def _from_a_level(tokens: list[Token], start: int) -> bool:
 
 
 _EFFECTS = _forms("effect effects impact change difference")
+# Words of an earlier time a change is measured from: '56% less than a year earlier'.
+_EARLIER = _forms("earlier ago before previous prior last")
+
+
+def _level_after(tokens: list[Token], start: int) -> bool:
+    """Whether what follows 'N% below'/'N% less than' is a level or an earlier time ('the
+    year-earlier figure', 'a year earlier'), not a rival ('the older parser')."""
+    if start < len(tokens) and tokens[start].low == "than":
+        start += 1
+    # A figure after it ('below the 47.5 that ... posted') is a rival's: a comparison.
+    return any(
+        t.low in _LEVEL_NOUNS or t.low in _EARLIER or t.low in _FUTURE_UNITS or t.low in MONTHS
+        for t in tokens[start : start + FROM_REACH]
+    )
+
+
 _MOTION = _forms(
     "edged ticked went moved crept go goes going gone is are was were be been picked picks shot "
     "sped speed speeds speeding"  # 'sped up convergence': made it faster
 )
 # 'prices 12% below the year-earlier level': a change from a level, not a rank.
-_OFF_A_LEVEL = {"above": 1, "below": -1}
+_OFF_A_LEVEL = {"above": 1, "below": -1, "more": 1, "less": -1, "higher": 1, "lower": -1}
+_LOSING = _forms("lose loses lost losing")
 _UNITS_OFF = _forms("percent points")
+
+
+@lru_cache(maxsize=4096)
+def _gerund_movement(low: str) -> tuple[str, int] | None:
+    """'without reducing task success': the lists' other forms give an '-ing' form's direction."""
+    if low.endswith("ing") and len(low) > 5 and low not in POLARITY:
+        for base in (low[:-3], low[:-3] + "e", low[:-4]):
+            if POLARITY.get(base, ("", 0))[0] == "level":
+                return POLARITY[base]
+    return None
 
 
 def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
@@ -1701,18 +1748,21 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
     verb or before a figure ('edged up', 'sales were down 3%')."""
     tokens = clause.tokens
     low = tokens[index].low
-    if (
-        low in _OFF_A_LEVEL
-        and index
-        and (tokens[index - 1].kind == "number" or tokens[index - 1].low in _UNITS_OFF)
-        and _from_a_level(tokens, index + 1)  # not '4.5 points above the older parser': a rank
-    ):
-        return ("level", _OFF_A_LEVEL[low])  # '56% below the year-earlier figure': down 56% from it
+    following_low = tokens[index + 1].low if index + 1 < len(tokens) else ""
+    if low in _LOSING and following_low == "to":
+        return ("rank", -1)  # 'bigger models lose to the 8B one': ranked below it
+    if _off_a_level(clause, index):
+        # '56% below the year-earlier figure' is down 56% from it; '4.5 points above the older
+        # parser' is a rank.
+        return ("level", _OFF_A_LEVEL[low])
     if low in POLARITY:
         concept, sign = POLARITY[low]
         if sign == 0 and index and tokens[index - 1].low in ("more", "less"):
             return (concept, 1 if tokens[index - 1].low == "more" else -1)  # 'less stable': stability fell
         return concept, sign
+    gerund = _gerund_movement(low) if tokens[index].head else None
+    if gerund:
+        return gerund  # a denied '-ing' ('without reducing task success'); others may be nouns
     if low in _EFFECTS and "no" in (tokens[index - 1].low if index else "", tokens[index - 2].low if index > 1 else ""):
         return ("level", 0)  # 'had no effect on local rainfall': it stayed as it was
     if low in ("expensive", "costly", "pricey") and index and tokens[index - 1].low in ("more", "less"):
@@ -1756,6 +1806,17 @@ _MEASURED = _forms(
 )
 
 
+def _off_a_level(clause: Clause, index: int) -> bool:
+    """'56% less than a year earlier': a figure's change from a level, no bound on it."""
+    tokens = clause.tokens
+    return (
+        tokens[index].low in _OFF_A_LEVEL
+        and index > 0
+        and (tokens[index - 1].text.endswith("%") or tokens[index - 1].low in _UNITS_OFF)
+        and _level_after(tokens, index + 1)
+    )
+
+
 def _names_a_measure(clause: Clause, index: int) -> bool:
     """'revised its growth forecast upward': the noun names what moved, it does not move."""
     tokens = clause.tokens
@@ -1776,7 +1837,9 @@ def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
             last = noun_start = None
             continue
         polarity = _polarity(clause, index) if token.kind == "word" else None
-        if polarity is None or _is_bound(clause, index) or _names_a_measure(clause, index):
+        if polarity is None or _names_a_measure(clause, index):
+            continue
+        if _is_bound(clause, index) and not _off_a_level(clause, index):
             continue
         concept, sign = polarity
         # 'will not go up': the motion verb carries the negation for its 'up'.
@@ -1934,7 +1997,7 @@ def _same_or_inflected(a: Token, b: Token) -> bool:
 
 def _negated_movement(token: Token) -> bool:
     """'did not rise': a movement denied, which may say it stayed flat ('no effect' is no such)."""
-    return token.head and token.low in POLARITY
+    return token.head and (token.low in POLARITY or _gerund_movement(token.low) is not None)
 
 
 def _weak(clause: Clause, index: int) -> bool:

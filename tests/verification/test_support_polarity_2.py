@@ -109,7 +109,41 @@ TWINS = [
         "The login timeout errors on older tablets remain after the patch, the vendor said.",
         "The patch dealt with the login timeout errors on older tablets, the vendor said.",
     ),
+    # A figure's change from an earlier level: '12% less than a year earlier' is down 12%.
+    (
+        "direction",
+        ["The carmaker sold 410,000 vehicles in the quarter, up 12% from a year earlier."],
+        "The carmaker sold 410,000 vehicles in the quarter, 12% more than a year earlier.",
+        "The carmaker sold 410,000 vehicles in the quarter, 12% less than a year earlier.",
+    ),
+    # 'lose to' ranks below: with the sides swapped it says what 'outperforms' says.
+    (
+        "direction",
+        ["The small 3B model outperforms larger open models on the two coding benchmarks."],
+        "Larger open models lose to the small 3B model on the two coding benchmarks.",
+        "The small 3B model loses to larger open models on the two coding benchmarks.",
+    ),
 ]
+
+# Rewordings that must not read as a negation or a change of direction.
+REWORDINGS = [
+    # Replacing a thing takes it away, as dropping it does.
+    (
+        "Dropping the manual review step in favour of automated checks cut approval times by a third, the bank said.",
+        ["The bank said replacing the manual review step with automated checks cut approval times by 33%."],
+    ),
+    # A denied '-ing' movement ('without reducing') and 'held steady' say the same.
+    (
+        "Output per worker rose 6% after the switch to a four-day week, and customer satisfaction held steady.",
+        ["The switch to a four-day week raised output per worker by 6% without reducing customer satisfaction."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "claims"), REWORDINGS)
+def test_rewordings_pass(text, claims):
+    verdict = assess(text, claims)
+    assert not any(reason.startswith(("negation:", "direction:")) for reason in verdict.reasons), verdict.reasons
 
 
 @pytest.mark.parametrize(("kind", "claims", "supported", "changed"), TWINS)
