@@ -134,7 +134,7 @@ _POLARITY_LISTS = {
         downturn slow slowed slows slower slowdown slowing decelerate decelerated weaken weakened
         narrow narrowed halved smaller ease eased eases easing cooled soften softened tanked crashed
         collapsed dwindled cheaper weaker colder cooler plummeted plummet plummets sank slumping dragged
-        dampened shorter narrower deficit unprofitable sparser shorten shortens shortened downward downwards
+        dampened shorter narrower deficit unprofitable sparser shorten shortens shortened curb curbs curbed downward downwards
     """,
     ("rank", 1): """
         beat beats beaten beating outperform outperformed outperforms surpass surpassed surpasses exceed
@@ -726,6 +726,8 @@ def _mark_negation(tokens: list[Token]) -> None:
         ):
             # 'customer data stays out of training sets': the data is not in them.
             cue_end, verbal, removal = index + 1, False, True
+        if cue_end is None and token.low in _NEXT_TO_NOTHING and _did_nothing(tokens, index):
+            continue  # 'did nothing to curb', 'says little about': the verb is denied
         if cue_end is None and (token.low in _NEGATORS or token.low.endswith("n't")):
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
             if following in _NOT_NEGATING_NEXT or (following_word is not None and following_word.kind == "number"):
@@ -798,6 +800,28 @@ def _mark_negation(tokens: list[Token]) -> None:
             negated_clause = True
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
             denied_reason = denied_reason or (token.low == "not" and following in ("because", "since"))
+
+
+# 'did nothing to curb reward hacking', 'did little to slow', 'says little about the flaws':
+# the verb after 'to', or the verb of saying before 'about', is denied.
+_NEXT_TO_NOTHING = _forms("nothing little")
+_DOING = _forms("do does did done doing")
+_TELLING = _forms("say says said tell tells told reveal reveals revealed show shows showed")
+
+
+def _did_nothing(tokens: list[Token], index: int) -> bool:
+    """Mark the verb 'nothing' or 'little' denies, if it denies one; whether it did."""
+    previous = tokens[index - 1].low if index else ""
+    following = tokens[index + 1].low if index + 1 < len(tokens) else ""
+    if previous in _DOING and following == "to" and _verb_after_to(tokens, index + 2):
+        verb = index + 2
+    elif previous in _TELLING and following in ("about", "of"):
+        verb = index - 1
+    else:
+        return False
+    tokens[index].cue = True
+    _negate(tokens[verb])
+    return True
 
 
 _DECLINE = _forms("decline declines declined")

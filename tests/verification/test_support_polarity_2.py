@@ -123,6 +123,20 @@ TWINS = [
         "Larger open models lose to the small 3B model on the two coding benchmarks.",
         "The small 3B model loses to larger open models on the two coding benchmarks.",
     ),
+    # 'did nothing to curb' denies the curbing.
+    (
+        "negation",
+        ["The report found the new speed cameras reduced crashes on the ring road by 18% in their first year."],
+        "The new speed cameras curbed crashes on the ring road, cutting them 18% in their first year, the report "
+        "found.",
+        "The new speed cameras did nothing to curb crashes on the ring road in their first year, the report found.",
+    ),
+    (
+        "negation",
+        ["The trial showed the supplement lowered blood pressure in older adults."],
+        "In older adults the supplement brought blood pressure down, the trial showed.",
+        "In older adults the supplement did little to lower blood pressure, the trial showed.",
+    ),
 ]
 
 # Rewordings that must not read as a negation or a change of direction.
