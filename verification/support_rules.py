@@ -134,7 +134,8 @@ _POLARITY_LISTS = {
         downturn slow slowed slows slower slowdown slowing decelerate decelerated weaken weakened
         narrow narrowed halved smaller ease eased eases easing cooled soften softened tanked crashed
         collapsed dwindled cheaper weaker colder cooler plummeted plummet plummets sank slumping dragged
-        dampened shorter narrower deficit unprofitable sparser shorten shortens shortened curb curbs curbed downward downwards
+        dampened shorter narrower deficit unprofitable sparser shorten shortens shortened downward downwards
+        curb curbs curbed
     """,
     ("rank", 1): """
         beat beats beaten beating outperform outperformed outperforms surpass surpassed surpasses exceed
