@@ -1300,6 +1300,17 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                 f"{_claim_says(cited, _phrase(cited.clause, position, before=2))}"
             )
             flagged.add(index)
+    # 'a single pass/fail signal rather than several dimensions' where a claim has 'several
+    # dimensions rather than a single pass/fail signal'.
+    if not flagged:
+        found = _swapped_alternatives(sentence, claims)
+        if found:
+            index, cited, position = found
+            reasons.append(
+                f"negation: the paragraph says '{_phrase(sentence, index, before=3, after=3)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position, before=3, after=3))}"
+            )
+            flagged.add(index)
     # A word and its negative by prefix: 'destabilizes' against 'stabilizes'.
     if not flagged:
         for index, cited, position in _prefix_negations(sentence, claims):
@@ -1541,6 +1552,55 @@ def _prefix_negations(sentence: Clause, claims: Sequence[Cited]) -> list[tuple[i
             ):
                 found.append((index, cited, position))
     return found
+
+
+ALTERNATIVE_REACH = 10
+
+
+def _alternatives(clause: Clause) -> list[tuple[int, frozenset[str]]]:
+    """What a clause turns down for another thing: the cue's place and the first content words
+    up to its clause's end after 'rather than', 'instead of' or a comma's 'not' ('evaluation,
+    not training, ...')."""
+    tokens = clause.tokens
+    found = []
+    for index, token in enumerate(tokens[:-1]):
+        pair = (token.low, tokens[index + 1].low)
+        comma_not = token.low == "not" and index and tokens[index - 1].text == ","
+        if pair not in (("rather", "than"), ("instead", "of")) and not comma_not:
+            continue
+        start = index + 1 if comma_not else index + 2
+        words = []
+        for t in tokens[start : start + ALTERNATIVE_REACH]:
+            if t.kind == "punct" or (t.boundary and t.low not in ("or", "and")):
+                break
+            if t.content:
+                words.append(t.stem)
+        if words:
+            found.append((index, frozenset(words)))
+    return found
+
+
+def _swapped_alternatives(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
+    """The passage turns down what a claim prefers and prefers what the claim turns down:
+    'boils outputs down to a single pass/fail signal rather than grading them on several
+    dimensions' against 'scores outputs across multiple dimensions rather than a single pass
+    or fail signal'."""
+    mine = _alternatives(sentence)
+    if not mine:
+        return None
+    kept = _all_stems(sentence).difference(*(words for _, words in mine))
+    for cited in claims:
+        theirs = _alternatives(cited.clause)
+        if not theirs:
+            continue
+        other_kept = _all_stems(cited.clause).difference(*(words for _, words in theirs))
+        for index, rejected in mine:
+            for position, other_rejected in theirs:
+                if rejected & other_rejected:
+                    continue  # both turn down the same thing
+                if rejected & other_kept and other_rejected & kept:
+                    return index, cited, position
+    return None
 
 
 _SCARCITY = _forms("bottleneck bottlenecks scarce scarcity shortage shortages constraint constraints missing")

@@ -137,6 +137,19 @@ TWINS = [
         "In older adults the supplement brought blood pressure down, the trial showed.",
         "In older adults the supplement did little to lower blood pressure, the trial showed.",
     ),
+    # What one side turns down ('rather than', 'instead of', ', not ...') the other prefers.
+    (
+        "negation",
+        ["The council will fund bus lanes rather than a new ring road, the mayor said."],
+        "Instead of a new ring road, the council will pay for bus lanes, the mayor said.",
+        "The council will fund a new ring road rather than bus lanes, the mayor said.",
+    ),
+    (
+        "negation",
+        ["Most of the surveyed farmers named water, not labour, as their main constraint this season."],
+        "Water rather than labour was the main constraint this season for most of the surveyed farmers.",
+        "Labour rather than water was the main constraint this season for most of the surveyed farmers.",
+    ),
 ]
 
 # Rewordings that must not read as a negation or a change of direction.
@@ -150,6 +163,12 @@ REWORDINGS = [
     (
         "Output per worker rose 6% after the switch to a four-day week, and customer satisfaction held steady.",
         ["The switch to a four-day week raised output per worker by 6% without reducing customer satisfaction."],
+    ),
+    # Both sides turn down the same thing, however worded.
+    (
+        "Instead of pasting search results into the prompt, the assistant stores them in a scratch file "
+        "it reads later.",
+        ["The assistant keeps search results in a scratch file rather than in the prompt."],
     ),
 ]
 
