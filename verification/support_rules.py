@@ -1213,6 +1213,8 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                         or _negation_moved(sentence, index, cited.clause, position)
                         or (token.nominal and _predicate_negated(cited.clause, position))
                         or (token.removed and _replaced_at(cited.clause, position))
+                        # 'no longer sells' and 'stopped selling'
+                        or (position and cited.clause.tokens[position - 1].low in _CESSATION)
                     ):
                         agrees = (
                             True  # 'no accuracy gain' and 'did not improve accuracy'; 'not authorized', 'unauthorized'
@@ -1842,6 +1844,8 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
         return ("level", _OFF_A_LEVEL[low])
     if low in POLARITY:
         concept, sign = POLARITY[low]
+        if concept == "continue" and following_low[:1].isdigit():
+            return None  # 'stopped 92% of phishing emails': a count blocked, no activity ended
         if sign == 0 and index and tokens[index - 1].low in ("more", "less"):
             return (concept, 1 if tokens[index - 1].low == "more" else -1)  # 'less stable': stability fell
         return concept, sign
@@ -1891,6 +1895,21 @@ _MEASURED = _forms(
 )
 
 
+def _cue_before(clause: Clause, index: int) -> str | None:
+    """The first word of the negation cue that covers token ``index``, a few words back in its
+    noun phrase ('avoiding any rise', not 'avoided layoffs by cutting')."""
+    tokens = clause.tokens
+    for position in range(index - 1, max(-1, index - 5), -1):
+        low = tokens[position].low
+        if not (tokens[position].cue or tokens[position].content or low in _DETERMINERS or low in _ALL):
+            return None
+        if tokens[position].cue:
+            while position > 0 and tokens[position - 1].cue:
+                position -= 1
+            return tokens[position].low
+    return None
+
+
 def _off_a_level(clause: Clause, index: int) -> bool:
     """'56% less than a year earlier': a figure's change from a level, no bound on it."""
     tokens = clause.tokens
@@ -1931,7 +1950,12 @@ def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
         motion_head = token.low in ("up", "down") and (token.in_negated_clause or clause.tokens[index - 1].head)
         # 'stopped selling' is a negated selling, as 'no longer sells' is.
         ceased = index > 0 and clause.tokens[index - 1].low in _CESSATION
-        negated = (token.head and not token.removed) or motion_head or token.subject_negated or ceased
+        cue = _cue_before(clause, index) if token.negated and not token.head else None
+        if cue in ("rather", "instead"):
+            continue  # 'rather than raise fees': a movement turned down, none asserted
+        # 'avoiding any rise in workload' is no rise, as 'without increasing workload' is.
+        prevented = cue in _PREVENTIONS
+        negated = (token.head and not token.removed) or motion_head or token.subject_negated or ceased or prevented
         sign = -sign if negated else sign
         # 'decline in home prices slowed' (the noun first, the verb up to six words on), 'slowed
         # their decline' (the verb first, the noun close after).

@@ -150,6 +150,12 @@ TWINS = [
         "Water rather than labour was the main constraint this season for most of the surveyed farmers.",
         "Labour rather than water was the main constraint this season for most of the surveyed farmers.",
     ),
+    (
+        "negation",
+        ["The pilot reduced emergency admissions by 9% without increasing GP workload."],
+        "The pilot cut emergency admissions by 9% while avoiding any rise in GP workload.",
+        "The pilot cut emergency admissions by 9% while increasing GP workload.",
+    ),
 ]
 
 # Rewordings that must not read as a negation or a change of direction.
@@ -169,6 +175,31 @@ REWORDINGS = [
         "Instead of pasting search results into the prompt, the assistant stores them in a scratch file "
         "it reads later.",
         ["The assistant keeps search results in a scratch file rather than in the prompt."],
+    ),
+    # 'no longer sells' and 'stopped selling' say the same, either way round.
+    (
+        "The company no longer sells its budget phones in Europe, a spokesperson said.",
+        ["A spokesperson said the company stopped selling its budget phones in Europe."],
+    ),
+    # Stopping or keeping back a count ('stopped 92% of emails') ends no activity.
+    (
+        "The new filter stopped 92% of phishing emails before they reached inboxes.",
+        ["The new filter kept 92% of phishing emails from reaching inboxes."],
+    ),
+    # A movement turned down ('rather than raise fees') asserts none.
+    (
+        "Rather than raise fees, the university cut administrative staff by 10%.",
+        ["The university reduced its administrative staff by 10% and kept fees unchanged."],
+    ),
+    # A prevented movement ('avoiding any rise') is a denied one ('without increasing')...
+    (
+        "The pilot cut emergency admissions by 9% while avoiding any rise in GP workload.",
+        ["The pilot reduced emergency admissions by 9% without increasing GP workload."],
+    ),
+    # ... but only in its own noun phrase: 'by cutting executive pay' is no prevented cut.
+    (
+        "The airline avoided layoffs by cutting executive pay, the union said.",
+        ["The union said the airline cut executive pay and did not lay off staff."],
     ),
 ]
 
