@@ -1215,6 +1215,7 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                         or (token.removed and _replaced_at(cited.clause, position))
                         # 'no longer sells' and 'stopped selling'
                         or (position and cited.clause.tokens[position - 1].low in _CESSATION)
+                        or _awaited(cited.clause, position)  # 'has not yet approved', 'awaits approval'
                     ):
                         agrees = (
                             True  # 'no accuracy gain' and 'did not improve accuracy'; 'not authorized', 'unauthorized'
@@ -1264,6 +1265,8 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                     continue
                 if _denies_same_object(sentence, cited.clause, position):
                     continue  # 'cannot produce rubrics' where the claim has 'cannot write rubrics'
+                if _awaited(sentence, index):
+                    continue  # 'still awaits approval' says what 'has not approved' says
                 if _gerund_noun(sentence, index):
                     continue  # 'stalls on rubric writing': a gerund names the activity, asserts nothing
                 reasons.append(
@@ -1351,6 +1354,17 @@ def _replaced_at(clause: Clause, index: int) -> bool:
         if tokens[position].low in _REPLACING:
             return True
     return False
+
+
+# What is awaited has not happened yet: 'awaits approval', 'approval is pending'.
+_AWAITING = _forms("await awaits awaited awaiting pending")
+AWAIT_REACH = 4
+
+
+def _awaited(clause: Clause, index: int) -> bool:
+    tokens = clause.tokens
+    nearby = tokens[max(0, index - AWAIT_REACH) : index + 3]
+    return any(t.low in _AWAITING for t in nearby)
 
 
 # Verbs whose object carries the predicate ('had an effect', 'made changes').
@@ -1895,6 +1909,23 @@ _MEASURED = _forms(
 )
 
 
+# Verbs a movement noun after them carries the meaning of: 'never turned a profit'.
+_CARRYING = _LIGHT_VERBS | _CARRIER_VERBS | _forms("turn turns turned book books booked report reports reported")
+
+
+def _light_verb_denied(clause: Clause, index: int) -> bool:
+    """'has never turned a profit', 'did not post gains': a denied light verb denies its object."""
+    tokens = clause.tokens
+    if tokens[index].head or not tokens[index].in_negated_clause:
+        return False
+    for position in range(index - 1, max(-1, index - 4), -1):
+        if tokens[position].head:
+            return tokens[position].verbal and tokens[position].low in _CARRYING
+        if tokens[position].boundary:
+            return False
+    return False
+
+
 def _cue_before(clause: Clause, index: int) -> str | None:
     """The first word of the negation cue that covers token ``index``, a few words back in its
     noun phrase ('avoiding any rise', not 'avoided layoffs by cutting')."""
@@ -1941,8 +1972,8 @@ def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
             last = noun_start = None
             continue
         polarity = _polarity(clause, index) if token.kind == "word" else None
-        if polarity is None or _names_a_measure(clause, index):
-            continue
+        if polarity is None or _names_a_measure(clause, index) or _awaited(clause, index):
+            continue  # 'still awaits approval': nothing approved or refused yet
         if _is_bound(clause, index) and not _off_a_level(clause, index):
             continue
         concept, sign = polarity
@@ -1954,7 +1985,7 @@ def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
         if cue in ("rather", "instead"):
             continue  # 'rather than raise fees': a movement turned down, none asserted
         # 'avoiding any rise in workload' is no rise, as 'without increasing workload' is.
-        prevented = cue in _PREVENTIONS
+        prevented = cue in _PREVENTIONS or _light_verb_denied(clause, index)
         negated = (token.head and not token.removed) or motion_head or token.subject_negated or ceased or prevented
         sign = -sign if negated else sign
         # 'decline in home prices slowed' (the noun first, the verb up to six words on), 'slowed

@@ -156,6 +156,12 @@ TWINS = [
         "The pilot cut emergency admissions by 9% while avoiding any rise in GP workload.",
         "The pilot cut emergency admissions by 9% while increasing GP workload.",
     ),
+    (
+        "negation",
+        ["The regulator has not yet approved the merger, the companies said."],
+        "The merger still awaits the regulator's approval, the companies said.",
+        "The regulator has approved the merger, the companies said.",
+    ),
 ]
 
 # Rewordings that must not read as a negation or a change of direction.
@@ -200,6 +206,20 @@ REWORDINGS = [
     (
         "The airline avoided layoffs by cutting executive pay, the union said.",
         ["The union said the airline cut executive pay and did not lay off staff."],
+    ),
+    # What is awaited has not happened: 'still awaits approval' is 'has not yet approved'.
+    (
+        "The regulator has not yet approved the merger.",
+        ["The merger still awaits the regulator's approval."],
+    ),
+    (
+        "The merger still awaits regulatory approval.",
+        ["The regulator has not approved the merger yet."],
+    ),
+    # A denied light verb denies its object: 'never turned a profit' is 'unprofitable'.
+    (
+        "The ferry operator did not make a profit in any year since 2019, the accounts show.",
+        ["The accounts show the ferry operator has been unprofitable in every year since 2019."],
     ),
 ]
 
