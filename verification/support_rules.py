@@ -1712,12 +1712,21 @@ def _says_nothing_negative(clause: Clause, first: int, last: int) -> bool:
     )
 
 
+# Words for what shows a thing is there: 'no evidence of an atmosphere' against 'signs of an
+# atmosphere'.
+_EVIDENCE = _forms("evidence sign signs trace traces hint hints indication indications proof")
+
+
+def _same_or_evidence(a: Token, b: Token) -> bool:
+    return same_word(a, b) or (a.low in _EVIDENCE and b.low in _EVIDENCE)
+
+
 def _asserted_at(clause: Clause, words: list[Token]) -> list[int] | None:
     """Where a clause has these words in order, each within PHRASE_GAP tokens of the one
     before ('orders for its 15-megawatt'), none of them negated."""
     tokens = clause.tokens
     for start, token in enumerate(tokens):
-        if not same_word(token, words[0]) or token.in_negated_clause or not token.content:
+        if not _same_or_evidence(token, words[0]) or token.in_negated_clause or not token.content:
             continue
         found, position = [start], start
         for word in words[1:]:
@@ -1725,7 +1734,7 @@ def _asserted_at(clause: Clause, words: list[Token]) -> list[int] | None:
                 (
                     i
                     for i in range(position + 1, min(len(tokens), position + 1 + PHRASE_GAP))
-                    if same_word(tokens[i], word)
+                    if _same_or_evidence(tokens[i], word)
                 ),
                 None,
             )

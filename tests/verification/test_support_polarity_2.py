@@ -162,6 +162,13 @@ TWINS = [
         "The merger still awaits the regulator's approval, the companies said.",
         "The regulator has approved the merger, the companies said.",
     ),
+    # 'no evidence of X' against 'signs of X': words for what shows a thing is there.
+    (
+        "negation",
+        ["NASA said the probe found no evidence of water ice in the crater."],
+        "The probe found no trace of water ice in the crater, NASA said.",
+        "The probe turned up signs of water ice in the crater, NASA said.",
+    ),
 ]
 
 # Rewordings that must not read as a negation or a change of direction.
