@@ -729,6 +729,8 @@ def _mark_negation(tokens: list[Token]) -> None:
             cue_end, verbal, removal = index + 1, False, True
         if cue_end is None and token.low in _NEXT_TO_NOTHING and _did_nothing(tokens, index):
             continue  # 'did nothing to curb', 'says little about': the verb is denied
+        if cue_end is None and _elliptic_negation(tokens, index):
+            continue  # 'but that storing pirated copies was not': the subject is denied the predicate
         if cue_end is None and (token.low in _NEGATORS or token.low.endswith("n't")):
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
             if following in _NOT_NEGATING_NEXT or (following_word is not None and following_word.kind == "number"):
@@ -822,6 +824,33 @@ def _did_nothing(tokens: list[Token], index: int) -> bool:
         return False
     tokens[index].cue = True
     _negate(tokens[verb])
+    return True
+
+
+ELLIPSIS_WORDS = 4
+_ELLIPTIC_VERBS = _forms("was were is are did does do has have had")
+
+
+def _elliptic_negation(tokens: list[Token], index: int) -> bool:
+    """'..., but that storing pirated copies was not.': a 'not' that ends its clause after a
+    form of 'be', 'do' or 'have' denies the earlier predicate of its clause's subject. Marks the
+    subject's words denied; whether it was one."""
+    token = tokens[index]
+    if token.low != "not" or index < 2 or tokens[index - 1].low not in _ELLIPTIC_VERBS:
+        return False
+    if index + 1 < len(tokens) and not (tokens[index + 1].kind == "punct" or tokens[index + 1].boundary):
+        return False
+    subject = []
+    position = index - 2
+    while position >= 0 and not tokens[position].boundary and tokens[position].low != "that":
+        if tokens[position].content:
+            subject.append(tokens[position])
+        position -= 1
+    if not subject or len(subject) > ELLIPSIS_WORDS:
+        return False
+    token.cue = True
+    for word in subject:
+        _negate(word)
     return True
 
 
@@ -1267,6 +1296,8 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                     continue  # 'cannot produce rubrics' where the claim has 'cannot write rubrics'
                 if _awaited(sentence, index):
                     continue  # 'still awaits approval' says what 'has not approved' says
+                if _predicate_negated(sentence, index):
+                    continue  # 'keeping pirated copies was not fair use': said of it, denied
                 if _gerund_noun(sentence, index):
                     continue  # 'stalls on rubric writing': a gerund names the activity, asserts nothing
                 reasons.append(

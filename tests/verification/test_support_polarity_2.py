@@ -169,6 +169,13 @@ TWINS = [
         "The probe found no trace of water ice in the crater, NASA said.",
         "The probe turned up signs of water ice in the crater, NASA said.",
     ),
+    # A clause-ending 'was not' denies its subject the earlier predicate.
+    (
+        "negation",
+        ["The inspectors said the east wing was safe to reopen, but that the old gym was not."],
+        "The east wing was safe to reopen, the inspectors said, but not the old gym.",
+        "The east wing was safe to reopen, the inspectors said, and so was the old gym.",
+    ),
 ]
 
 # Rewordings that must not read as a negation or a change of direction.
