@@ -4567,6 +4567,9 @@ def _comparing_word(clause: Clause, than: int) -> tuple[int, int | None]:
     return than - 1, None
 
 
+_WH_SIDES = _forms("how what whatever")
+
+
 @lru_cache(maxsize=4096)
 def _comparisons_of(text: str) -> tuple[Comparison, ...]:
     """Each 'A ... than B' of a text, with the content words of each side within the clause."""
@@ -4584,6 +4587,10 @@ def _comparisons_of(text: str) -> tuple[Comparison, ...]:
         end = index + 1
         while end < len(tokens) and not _side_ends(tokens, end) and (end == index + 1 or _operand_word(tokens[end])):
             end += 1
+        if index + 1 < len(tokens) and tokens[index + 1].low in _WH_SIDES:
+            # 'than how good the verifier is', 'than what the rivals spent': a clause as the side.
+            while end < len(tokens) and not _side_ends(tokens, end):
+                end += 1
         at, sign = _comparing_word(clause, index)
         left = {
             _operand(t)

@@ -176,6 +176,13 @@ TWINS = [
         "The east wing was safe to reopen, the inspectors said, but not the old gym.",
         "The east wing was safe to reopen, the inspectors said, and so was the old gym.",
     ),
+    # A side written as a clause ('than how good the verifier is') is read to its end.
+    (
+        "direction",
+        ["The survey found that pay matters more to nurses than shift length when they choose a hospital."],
+        "When nurses choose a hospital, how long the shifts are matters less to them than pay, the survey found.",
+        "When nurses choose a hospital, pay matters less to them than how long the shifts are, the survey found.",
+    ),
 ]
 
 # Rewordings that must not read as a negation or a change of direction.
