@@ -1347,6 +1347,17 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                 f"{_claim_says(cited, _phrase(cited.clause, position, before=3, after=3))}"
             )
             flagged.add(index)
+    # 'still has to wait for multiple trajectories' where a claim 'removes the need to wait for
+    # multiple trajectories'.
+    if not flagged:
+        found = _need_removed(sentence, claims)
+        if found:
+            index, cited, position = found
+            reasons.append(
+                f"negation: the paragraph says '{_phrase(sentence, index, before=3, after=3)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position, before=3, after=3))}"
+            )
+            flagged.add(index)
     # A word and its negative by prefix: 'destabilizes' against 'stabilizes'.
     if not flagged:
         for index, cited, position in _prefix_negations(sentence, claims):
@@ -1599,6 +1610,51 @@ def _prefix_negations(sentence: Clause, claims: Sequence[Cited]) -> list[tuple[i
             ):
                 found.append((index, cited, position))
     return found
+
+
+_NEED_NOUNS = _forms("need needs requirement")
+# Before a need's object: what says it is still needed ('still has to wait', 'must wait').
+_NEEDING = _forms("need needs needed require requires required must has have had")
+NEEDED_WORDS = 3
+
+
+def _removed_needs(clause: Clause) -> list[tuple[int, list[Token]]]:
+    """Each need a clause takes away ('removes the need to wait for multiple trajectories',
+    'no need for a critic'): the need word's place and the first content words it needs."""
+    tokens = clause.tokens
+    found = []
+    for index, token in enumerate(tokens[:-1]):
+        if token.low not in _NEED_NOUNS or not token.negated or tokens[index + 1].low not in ("to", "for", "of"):
+            continue
+        words = []
+        for t in tokens[index + 2 : index + 2 + NEEDED_WORDS + 3]:
+            if t.boundary and t.kind == "punct":
+                break
+            if t.content:
+                words.append(t)
+                if len(words) == NEEDED_WORDS:
+                    break
+        if len(words) >= 2:
+            found.append((index, words))
+    return found
+
+
+def _still_needed(clause: Clause, at: list[int]) -> bool:
+    """Whether what starts at ``at[0]`` follows a word of needing ('has to wait', 'needs')."""
+    tokens = clause.tokens
+    return any(t.low in _NEEDING for t in tokens[max(0, at[0] - 3) : at[0]])
+
+
+def _need_removed(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
+    """A need taken away on one side and still there on the other, of the same words in order."""
+    for cited in claims:
+        claim = cited.clause
+        for mine, theirs, passage_removes in ((sentence, claim, True), (claim, sentence, False)):
+            for index, words in _removed_needs(mine):
+                at = _asserted_at(theirs, words)
+                if at is not None and _still_needed(theirs, at) and _says_nothing_negative(theirs, at[0], at[-1]):
+                    return (index, cited, at[0]) if passage_removes else (at[0], cited, index)
+    return None
 
 
 ALTERNATIVE_REACH = 10

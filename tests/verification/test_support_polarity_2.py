@@ -183,6 +183,14 @@ TWINS = [
         "When nurses choose a hospital, how long the shifts are matters less to them than pay, the survey found.",
         "When nurses choose a hospital, pay matters less to them than how long the shifts are, the survey found.",
     ),
+    # A need taken away on one side ('eliminate the need for a cashier') and still there on the
+    # other ('still need a cashier').
+    (
+        "negation",
+        ["The chain said the new kiosks eliminate the need for a cashier to approve refunds."],
+        "With the new kiosks, refunds no longer have to wait for a cashier to approve them, the chain said.",
+        "The new kiosks still need a cashier to approve refunds, the chain said.",
+    ),
 ]
 
 # Rewordings that must not read as a negation or a change of direction.
