@@ -794,7 +794,8 @@ def _mark_negation(tokens: list[Token]) -> None:
     negated_clause = False
     denied_reason = False  # 'not because the model is bad, but ...': the reason is denied
     for index, token in enumerate(tokens):
-        if token.boundary and not (denied_reason and token.low in ("because", "since", ",")):
+        # 'did not help the smallest or the largest model': an 'or' goes on with the denial.
+        if token.boundary and token.low != "or" and not (denied_reason and token.low in ("because", "since", ",")):
             negated_clause = False
         if token.low == "but" or token.low in (".", ";", ":"):
             denied_reason = False
@@ -1241,7 +1242,7 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                         or _prefix_negative(token, other)
                         or _negation_moved(sentence, index, cited.clause, position)
                         or (token.nominal and _predicate_negated(cited.clause, position))
-                        or (token.removed and _replaced_at(cited.clause, position))
+                        or _replaced_at(cited.clause, position)  # 'no longer relies on X', 'replaced X'
                         # 'no longer sells' and 'stopped selling'
                         or (position and cited.clause.tokens[position - 1].low in _CESSATION)
                         or _awaited(cited.clause, position)  # 'has not yet approved', 'awaits approval'
@@ -1298,6 +1299,10 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                     continue  # 'still awaits approval' says what 'has not approved' says
                 if _predicate_negated(sentence, index):
                     continue  # 'keeping pirated copies was not fair use': said of it, denied
+                if index + 1 < len(sentence.tokens) and sentence.tokens[index + 1].cue:
+                    continue  # 'needs no external cooling' says 'does not require external cooling'
+                if _replaced_at(sentence, index) or _replaced_after(sentence, index):
+                    continue  # 'human raters were swapped out' says 'no longer uses human raters'
                 if _gerund_noun(sentence, index):
                     continue  # 'stalls on rubric writing': a gerund names the activity, asserts nothing
                 reasons.append(
@@ -1407,6 +1412,16 @@ def _awaited(clause: Clause, index: int) -> bool:
     tokens = clause.tokens
     nearby = tokens[max(0, index - AWAIT_REACH) : index + 3]
     return any(t.low in _AWAITING for t in nearby)
+
+
+def _replaced_after(clause: Clause, index: int) -> bool:
+    """'human raters were swapped out for a verifier': a replacement verb shortly after."""
+    for token in clause.tokens[index + 1 : index + 5]:
+        if token.boundary:
+            return False
+        if token.low in _REPLACING:
+            return True
+    return False
 
 
 # Verbs whose object carries the predicate ('had an effect', 'made changes').

@@ -250,6 +250,21 @@ REWORDINGS = [
         "The ferry operator did not make a profit in any year since 2019, the accounts show.",
         ["The accounts show the ferry operator has been unprofitable in every year since 2019."],
     ),
+    # 'needs no X' says 'does not require X': the denial stands after the verb.
+    (
+        "The new chip needs no external cooling.",
+        ["The new chip does not require external cooling."],
+    ),
+    # A thing replaced is a thing no longer used.
+    (
+        "Human raters were swapped out for an automated verifier.",
+        ["The team no longer uses human raters; an automated verifier does the job."],
+    ),
+    # 'not A or B' denies both: the 'or' goes on with the denial.
+    (
+        "Neither the smallest nor the largest model improved with more data.",
+        ["More data did not help the smallest or the largest model."],
+    ),
 ]
 
 
