@@ -1675,11 +1675,16 @@ def _need_removed(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited
 ALTERNATIVE_REACH = 10
 
 
-def _alternatives(clause: Clause) -> list[tuple[int, frozenset[str]]]:
+def _alternatives(clause: Clause) -> tuple[tuple[int, frozenset[str]], ...]:
     """What a clause turns down for another thing: the cue's place and the first content words
     up to its clause's end after 'rather than', 'instead of' or a comma's 'not' ('evaluation,
-    not training, ...')."""
-    tokens = clause.tokens
+    not training, ...'). Read once a text: a story cites the same claims from many sentences."""
+    return _alternatives_of(clause.text)
+
+
+@lru_cache(maxsize=4096)
+def _alternatives_of(text: str) -> tuple[tuple[int, frozenset[str]], ...]:
+    tokens = clause_of(text).tokens
     found = []
     for index, token in enumerate(tokens[:-1]):
         pair = (token.low, tokens[index + 1].low)
@@ -1695,7 +1700,7 @@ def _alternatives(clause: Clause) -> list[tuple[int, frozenset[str]]]:
                 words.append(t.stem)
         if words:
             found.append((index, frozenset(words)))
-    return found
+    return tuple(found)
 
 
 def _swapped_alternatives(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
