@@ -84,6 +84,7 @@ _NEGATOR_FIRST_WORDS = frozenset(phrase[0] for phrase in _NEGATOR_PHRASES)
 # 'not only', 'no more than', 'no fewer than': no negation of what follows.
 _NOT_NEGATING_NEXT = _forms("only just merely more less fewer later earlier")
 NEGATION_REACH = 1
+_BOTH_WAYS = {("with", "and"), ("with", "or")}
 _ALL = _forms("any every all")
 # Pronouns that negate a whole clause's assertion: 'none of the models passed'.
 _NOBODY = _forms("none nobody neither nothing")
@@ -123,7 +124,7 @@ _POLARITY_LISTS = {
         wins gaining peaked larger bigger spiked spike rallied rally recovered ballooned swelled swell
         costlier pricier stronger warmer hotter advanced advances retreated skyrocketed soaring surging
         quadrupled longer wider profit profits profitable surplus lengthen lengthens lengthened
-        denser
+        denser upward upwards
     """,
     ("level", -1): """
         fall falls fell fallen falling decline declines declined declining decrease decreases decreased
@@ -134,7 +135,8 @@ _POLARITY_LISTS = {
         downturn slow slowed slows slower slowdown slowing decelerate decelerated weaken weakened
         narrow narrowed halved smaller ease eased eases easing cooled soften softened tanked crashed
         collapsed dwindled cheaper weaker colder cooler plummeted plummet plummets sank slumping dragged
-        dampened shorter narrower deficit unprofitable sparser shorten shortens shortened
+        dampened shorter narrower deficit unprofitable sparser shorten shortens shortened downward downwards
+        curb curbs curbed
     """,
     ("rank", 1): """
         beat beats beaten beating outperform outperformed outperforms surpass surpassed surpasses exceed
@@ -726,12 +728,18 @@ def _mark_negation(tokens: list[Token]) -> None:
         ):
             # 'customer data stays out of training sets': the data is not in them.
             cue_end, verbal, removal = index + 1, False, True
+        if cue_end is None and token.low in _NEXT_TO_NOTHING and _did_nothing(tokens, index):
+            continue  # 'did nothing to curb', 'says little about': the verb is denied
+        if cue_end is None and _elliptic_negation(tokens, index):
+            continue  # 'but that storing pirated copies was not': the subject is denied the predicate
         if cue_end is None and (token.low in _NEGATORS or token.low.endswith("n't")):
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
             if following in _NOT_NEGATING_NEXT or (following_word is not None and following_word.kind == "number"):
                 continue  # 'not only', 'barely 5%': no negation of what follows
             if token.low == "not" and index and tokens[index - 1].low == "or":
                 continue  # 'whether or not they were correct': both ways, no negation
+            if token.low == "without" and index > 1 and (tokens[index - 2].low, tokens[index - 1].low) in _BOTH_WAYS:
+                continue  # 'code written with and without AI help': both ways, no absence
             if (token.low == "not" or token.low.endswith("n't")) and _until_in_clause(tokens, index):
                 continue  # 'would not launch until accuracy improved': put off, not denied
             if token.low in _OBJECT_NEGATORS and _negate_verb_before(tokens, index):
@@ -776,7 +784,8 @@ def _mark_negation(tokens: list[Token]) -> None:
     for index, token in enumerate(tokens):
         if token.boundary:
             nobody = False
-        elif nobody and not token.negated:
+        elif nobody and not token.head:
+            # 'no model exceeded 25%': the verb a subject's 'no' reaches is said of no one too.
             token.subject_negated = True
         following = tokens[index + 1].low if index + 1 < len(tokens) else ""
         if token.low in _NOBODY or (token.low == "not" and following in ("one", "single")):
@@ -786,7 +795,8 @@ def _mark_negation(tokens: list[Token]) -> None:
     negated_clause = False
     denied_reason = False  # 'not because the model is bad, but ...': the reason is denied
     for index, token in enumerate(tokens):
-        if token.boundary and not (denied_reason and token.low in ("because", "since", ",")):
+        # 'did not help the smallest or the largest model': an 'or' goes on with the denial.
+        if token.boundary and token.low != "or" and not (denied_reason and token.low in ("because", "since", ",")):
             negated_clause = False
         if token.low == "but" or token.low in (".", ";", ":"):
             denied_reason = False
@@ -795,6 +805,55 @@ def _mark_negation(tokens: list[Token]) -> None:
             negated_clause = True
             following = tokens[index + 1].low if index + 1 < len(tokens) else ""
             denied_reason = denied_reason or (token.low == "not" and following in ("because", "since"))
+
+
+# 'did nothing to curb reward hacking', 'did little to slow', 'says little about the flaws':
+# the verb after 'to', or the verb of saying before 'about', is denied.
+_NEXT_TO_NOTHING = _forms("nothing little")
+_DOING = _forms("do does did done doing")
+_TELLING = _forms("say says said tell tells told reveal reveals revealed show shows showed")
+
+
+def _did_nothing(tokens: list[Token], index: int) -> bool:
+    """Mark the verb 'nothing' or 'little' denies, if it denies one; whether it did."""
+    previous = tokens[index - 1].low if index else ""
+    following = tokens[index + 1].low if index + 1 < len(tokens) else ""
+    if previous in _DOING and following == "to" and _verb_after_to(tokens, index + 2):
+        verb = index + 2
+    elif previous in _TELLING and following in ("about", "of"):
+        verb = index - 1
+    else:
+        return False
+    tokens[index].cue = True
+    _negate(tokens[verb])
+    return True
+
+
+ELLIPSIS_WORDS = 4
+_ELLIPTIC_VERBS = _forms("was were is are did does do has have had")
+
+
+def _elliptic_negation(tokens: list[Token], index: int) -> bool:
+    """'..., but that storing pirated copies was not.': a 'not' that ends its clause after a
+    form of 'be', 'do' or 'have' denies the earlier predicate of its clause's subject. Marks the
+    subject's words denied; whether it was one."""
+    token = tokens[index]
+    if token.low != "not" or index < 2 or tokens[index - 1].low not in _ELLIPTIC_VERBS:
+        return False
+    if index + 1 < len(tokens) and not (tokens[index + 1].kind == "punct" or tokens[index + 1].boundary):
+        return False
+    subject = []
+    position = index - 2
+    while position >= 0 and not tokens[position].boundary and tokens[position].low != "that":
+        if tokens[position].content:
+            subject.append(tokens[position])
+        position -= 1
+    if not subject or len(subject) > ELLIPSIS_WORDS:
+        return False
+    token.cue = True
+    for word in subject:
+        _negate(word)
+    return True
 
 
 _DECLINE = _forms("decline declines declined")
@@ -1236,6 +1295,10 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                         or _prefix_negative(token, other)
                         or _negation_moved(sentence, index, cited.clause, position)
                         or (token.nominal and _predicate_negated(cited.clause, position))
+                        or _replaced_at(cited.clause, position)  # 'no longer relies on X', 'replaced X'
+                        # 'no longer sells' and 'stopped selling'
+                        or (position and cited.clause.tokens[position - 1].low in _CESSATION)
+                        or _awaited(cited.clause, position)  # 'has not yet approved', 'awaits approval'
                     ):
                         agrees = (
                             True  # 'no accuracy gain' and 'did not improve accuracy'; 'not authorized', 'unauthorized'
@@ -1285,6 +1348,14 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                     continue
                 if _denies_same_object(sentence, cited.clause, position):
                     continue  # 'cannot produce rubrics' where the claim has 'cannot write rubrics'
+                if _awaited(sentence, index):
+                    continue  # 'still awaits approval' says what 'has not approved' says
+                if _predicate_negated(sentence, index):
+                    continue  # 'keeping pirated copies was not fair use': said of it, denied
+                if index + 1 < len(sentence.tokens) and sentence.tokens[index + 1].cue:
+                    continue  # 'needs no external cooling' says 'does not require external cooling'
+                if _replaced_at(sentence, index) or _replaced_after(sentence, index):
+                    continue  # 'human raters were swapped out' says 'no longer uses human raters'
                 if _gerund_noun(sentence, index):
                     continue  # 'stalls on rubric writing': a gerund names the activity, asserts nothing
                 reasons.append(
@@ -1323,6 +1394,28 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                 f"{_claim_says(cited, _phrase(cited.clause, position, before=2))}"
             )
             flagged.add(index)
+    # 'a single pass/fail signal rather than several dimensions' where a claim has 'several
+    # dimensions rather than a single pass/fail signal'.
+    if not flagged:
+        found = _swapped_alternatives(sentence, claims)
+        if found:
+            index, cited, position = found
+            reasons.append(
+                f"negation: the paragraph says '{_phrase(sentence, index, before=3, after=3)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position, before=3, after=3))}"
+            )
+            flagged.add(index)
+    # 'still has to wait for multiple trajectories' where a claim 'removes the need to wait for
+    # multiple trajectories'.
+    if not flagged:
+        found = _need_removed(sentence, claims)
+        if found:
+            index, cited, position = found
+            reasons.append(
+                f"negation: the paragraph says '{_phrase(sentence, index, before=3, after=3)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position, before=3, after=3))}"
+            )
+            flagged.add(index)
     # A word and its negative by prefix: 'destabilizes' against 'stabilizes'.
     if not flagged:
         for index, cited, position in _prefix_negations(sentence, claims):
@@ -1344,6 +1437,46 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
     return reasons
 
 
+# Verbs that take away what they govern by putting another thing in its place.
+_REPLACING = _forms(
+    "replace replaces replaced replacing substitute substitutes substituted substituting supplant supplants "
+    "supplanted swap swaps swapped swapping"
+)
+
+
+def _replaced_at(clause: Clause, index: int) -> bool:
+    """'replacing the learned critic with ...' takes the critic away, as 'dropping the learned
+    critic in favour of ...' does: a replacement verb shortly before the word."""
+    tokens = clause.tokens
+    for position in range(index - 1, max(-1, index - 4), -1):
+        if tokens[position].boundary:
+            return False
+        if tokens[position].low in _REPLACING:
+            return True
+    return False
+
+
+# What is awaited has not happened yet: 'awaits approval', 'approval is pending'.
+_AWAITING = _forms("await awaits awaited awaiting pending")
+AWAIT_REACH = 4
+
+
+def _awaited(clause: Clause, index: int) -> bool:
+    tokens = clause.tokens
+    nearby = tokens[max(0, index - AWAIT_REACH) : index + 3]
+    return any(t.low in _AWAITING for t in nearby)
+
+
+def _replaced_after(clause: Clause, index: int) -> bool:
+    """'human raters were swapped out for a verifier': a replacement verb shortly after."""
+    for token in clause.tokens[index + 1 : index + 5]:
+        if token.boundary:
+            return False
+        if token.low in _REPLACING:
+            return True
+    return False
+
+
 # Verbs whose object carries the predicate ('had an effect', 'made changes').
 _LIGHT_VERBS = _forms("have has had having get gets got getting make makes made making do does did take takes took")
 # Words that say 'almost none': 'little effect', 'few changes'.
@@ -1361,7 +1494,13 @@ def _object_of(clause: Clause, index: int) -> frozenset[str]:
     tokens = clause.tokens
     if index + 1 < len(tokens) and tokens[index + 1].low == "that":
         return frozenset()  # 'does not establish that the foods cause depression': a clause, no object
-    for token in tokens[index + 1 : index + 1 + OBJECT_REACH]:
+    # The reach starts at the first content word: 'caught up with those trained on ...'.
+    start = index + 1
+    while (
+        start < len(tokens) and tokens[start].kind == "word" and not (tokens[start].content or tokens[start].boundary)
+    ):
+        start += 1
+    for token in tokens[start : start + OBJECT_REACH]:
         if token.boundary:
             break
         if token.content and token.low not in POLARITY:
@@ -1428,8 +1567,27 @@ def _plain_verb(clause: Clause, index: int) -> bool:
         and token.low not in POLARITY
         and token.low not in _NEGATIVE_VERBS
         and token.low not in _FEW
-        and _verb_form(clause.tokens, index)
+        and (_verb_form(clause.tokens, index) or _other_verb_form(clause.tokens, index))
     )
+
+
+# Past forms no ending gives away, beyond those every rule knows ('dealt with', 'ran').
+_IRREGULAR_PASTS = _forms(
+    "dealt ran swam sang rang drank drove rode wrote spoke stole froze chose woke wore tore bore bound "
+    "found ground wound fed bled fled led sped shed spread sent spent bent lent built felt dealt dreamt "
+    "meant slept kept swept wept crept lit fought sought bought brought thought taught caught stuck struck "
+    "hung sprang sank shrank threw grew knew flew drew showed shown proved proven overcame undertook "
+    "withstood forbade"
+)
+
+
+def _other_verb_form(tokens: list[Token], index: int) -> bool:
+    """A verb the shared test misses: an irregular past, or an '-ing' after a form of 'be'
+    ('was running at full power')."""
+    low = tokens[index].low
+    if tokens[index].name or tokens[index].kind != "word":
+        return False
+    return low in _IRREGULAR_PASTS or (low.endswith("ing") and index > 0 and tokens[index - 1].low in _BE)
 
 
 def _negated_in_other_words(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
@@ -1522,6 +1680,105 @@ def _prefix_negations(sentence: Clause, claims: Sequence[Cited]) -> list[tuple[i
     return found
 
 
+_NEED_NOUNS = _forms("need needs requirement")
+# Before a need's object: what says it is still needed ('still has to wait', 'must wait').
+_NEEDING = _forms("need needs needed require requires required must has have had")
+NEEDED_WORDS = 3
+
+
+def _removed_needs(clause: Clause) -> list[tuple[int, list[Token]]]:
+    """Each need a clause takes away ('removes the need to wait for multiple trajectories',
+    'no need for a critic'): the need word's place and the first content words it needs."""
+    tokens = clause.tokens
+    found = []
+    for index, token in enumerate(tokens[:-1]):
+        if token.low not in _NEED_NOUNS or not token.negated or tokens[index + 1].low not in ("to", "for", "of"):
+            continue
+        words = []
+        for t in tokens[index + 2 : index + 2 + NEEDED_WORDS + 3]:
+            if t.boundary and t.kind == "punct":
+                break
+            if t.content:
+                words.append(t)
+                if len(words) == NEEDED_WORDS:
+                    break
+        if len(words) >= 2:
+            found.append((index, words))
+    return found
+
+
+def _still_needed(clause: Clause, at: list[int]) -> bool:
+    """Whether what starts at ``at[0]`` follows a word of needing ('has to wait', 'needs')."""
+    tokens = clause.tokens
+    return any(t.low in _NEEDING for t in tokens[max(0, at[0] - 3) : at[0]])
+
+
+def _need_removed(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
+    """A need taken away on one side and still there on the other, of the same words in order."""
+    for cited in claims:
+        claim = cited.clause
+        for mine, theirs, passage_removes in ((sentence, claim, True), (claim, sentence, False)):
+            for index, words in _removed_needs(mine):
+                at = _asserted_at(theirs, words)
+                if at is not None and _still_needed(theirs, at) and _says_nothing_negative(theirs, at[0], at[-1]):
+                    return (index, cited, at[0]) if passage_removes else (at[0], cited, index)
+    return None
+
+
+ALTERNATIVE_REACH = 10
+
+
+def _alternatives(clause: Clause) -> tuple[tuple[int, frozenset[str]], ...]:
+    """What a clause turns down for another thing: the cue's place and the first content words
+    up to its clause's end after 'rather than', 'instead of' or a comma's 'not' ('evaluation,
+    not training, ...'). Read once a text: a story cites the same claims from many sentences."""
+    return _alternatives_of(clause.text)
+
+
+@lru_cache(maxsize=4096)
+def _alternatives_of(text: str) -> tuple[tuple[int, frozenset[str]], ...]:
+    tokens = clause_of(text).tokens
+    found = []
+    for index, token in enumerate(tokens[:-1]):
+        pair = (token.low, tokens[index + 1].low)
+        comma_not = token.low == "not" and index and tokens[index - 1].text == ","
+        if pair not in (("rather", "than"), ("instead", "of")) and not comma_not:
+            continue
+        start = index + 1 if comma_not else index + 2
+        words = []
+        for t in tokens[start : start + ALTERNATIVE_REACH]:
+            if t.kind == "punct" or (t.boundary and t.low not in ("or", "and")):
+                break
+            if t.content:
+                words.append(t.stem)
+        if words:
+            found.append((index, frozenset(words)))
+    return tuple(found)
+
+
+def _swapped_alternatives(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
+    """The passage turns down what a claim prefers and prefers what the claim turns down:
+    'boils outputs down to a single pass/fail signal rather than grading them on several
+    dimensions' against 'scores outputs across multiple dimensions rather than a single pass
+    or fail signal'."""
+    mine = _alternatives(sentence)
+    if not mine:
+        return None
+    kept = _all_stems(sentence).difference(*(words for _, words in mine))
+    for cited in claims:
+        theirs = _alternatives(cited.clause)
+        if not theirs:
+            continue
+        other_kept = _all_stems(cited.clause).difference(*(words for _, words in theirs))
+        for index, rejected in mine:
+            for position, other_rejected in theirs:
+                if rejected & other_rejected:
+                    continue  # both turn down the same thing
+                if rejected & other_kept and other_rejected & kept:
+                    return index, cited, position
+    return None
+
+
 _SCARCITY = _forms("bottleneck bottlenecks scarce scarcity shortage shortages constraint constraints missing")
 
 
@@ -1550,8 +1807,8 @@ def _with_against_without(sentence: Clause, claims: Sequence[Cited]) -> list[tup
         for cited in claims:
             other_tokens = cited.clause.tokens
             for position, other in enumerate(other_tokens):
-                if other.low != "without":
-                    continue
+                if other.low != "without" or not other.cue:
+                    continue  # 'with and without AI help' says both
                 theirs = next(
                     (i for i in range(position + 1, min(len(other_tokens), position + 4)) if other_tokens[i].content),
                     None,
@@ -1615,12 +1872,21 @@ def _says_nothing_negative(clause: Clause, first: int, last: int) -> bool:
     )
 
 
+# Words for what shows a thing is there: 'no evidence of an atmosphere' against 'signs of an
+# atmosphere'.
+_EVIDENCE = _forms("evidence sign signs trace traces hint hints indication indications proof")
+
+
+def _same_or_evidence(a: Token, b: Token) -> bool:
+    return same_word(a, b) or (a.low in _EVIDENCE and b.low in _EVIDENCE)
+
+
 def _asserted_at(clause: Clause, words: list[Token]) -> list[int] | None:
     """Where a clause has these words in order, each within PHRASE_GAP tokens of the one
     before ('orders for its 15-megawatt'), none of them negated."""
     tokens = clause.tokens
     for start, token in enumerate(tokens):
-        if not same_word(token, words[0]) or token.in_negated_clause or not token.content:
+        if not _same_or_evidence(token, words[0]) or token.in_negated_clause or not token.content:
             continue
         found, position = [start], start
         for word in words[1:]:
@@ -1628,7 +1894,7 @@ def _asserted_at(clause: Clause, words: list[Token]) -> list[int] | None:
                 (
                     i
                     for i in range(position + 1, min(len(tokens), position + 1 + PHRASE_GAP))
-                    if same_word(tokens[i], word)
+                    if _same_or_evidence(tokens[i], word)
                 ),
                 None,
             )
@@ -1711,7 +1977,40 @@ def _from_a_level(tokens: list[Token], start: int) -> bool:
 
 
 _EFFECTS = _forms("effect effects impact change difference")
-_MOTION = _forms("edged ticked went moved crept go goes going gone is are was were be been picked picks shot")
+# Words of an earlier time a change is measured from: '56% less than a year earlier'.
+_EARLIER = _forms("earlier ago before previous prior last")
+
+
+def _level_after(tokens: list[Token], start: int) -> bool:
+    """Whether what follows 'N% below'/'N% less than' is a level or an earlier time ('the
+    year-earlier figure', 'a year earlier'), not a rival ('the older parser')."""
+    if start < len(tokens) and tokens[start].low == "than":
+        start += 1
+    # A figure after it ('below the 47.5 that ... posted') is a rival's: a comparison.
+    return any(
+        t.low in _LEVEL_NOUNS or t.low in _EARLIER or t.low in _FUTURE_UNITS or t.low in MONTHS
+        for t in tokens[start : start + FROM_REACH]
+    )
+
+
+_MOTION = _forms(
+    "edged ticked went moved crept go goes going gone is are was were be been picked picks shot "
+    "sped speed speeds speeding"  # 'sped up convergence': made it faster
+)
+# 'prices 12% below the year-earlier level': a change from a level, not a rank.
+_OFF_A_LEVEL = {"above": 1, "below": -1, "more": 1, "less": -1, "higher": 1, "lower": -1}
+_LOSING = _forms("lose loses lost losing")
+_UNITS_OFF = _forms("percent points")
+
+
+@lru_cache(maxsize=4096)
+def _gerund_movement(low: str) -> tuple[str, int] | None:
+    """'without reducing task success': the lists' other forms give an '-ing' form's direction."""
+    if low.endswith("ing") and len(low) > 5 and low not in POLARITY:
+        for base in (low[:-3], low[:-3] + "e", low[:-4]):
+            if POLARITY.get(base, ("", 0))[0] == "level":
+                return POLARITY[base]
+    return None
 
 
 def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
@@ -1719,11 +2018,23 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
     verb or before a figure ('edged up', 'sales were down 3%')."""
     tokens = clause.tokens
     low = tokens[index].low
+    following_low = tokens[index + 1].low if index + 1 < len(tokens) else ""
+    if low in _LOSING and following_low == "to":
+        return ("rank", -1)  # 'bigger models lose to the 8B one': ranked below it
+    if _off_a_level(clause, index):
+        # '56% below the year-earlier figure' is down 56% from it; '4.5 points above the older
+        # parser' is a rank.
+        return ("level", _OFF_A_LEVEL[low])
     if low in POLARITY:
         concept, sign = POLARITY[low]
+        if concept == "continue" and following_low[:1].isdigit():
+            return None  # 'stopped 92% of phishing emails': a count blocked, no activity ended
         if sign == 0 and index and tokens[index - 1].low in ("more", "less"):
             return (concept, 1 if tokens[index - 1].low == "more" else -1)  # 'less stable': stability fell
         return concept, sign
+    gerund = _gerund_movement(low) if tokens[index].head else None
+    if gerund:
+        return gerund  # a denied '-ing' ('without reducing task success'); others may be nouns
     if low in _EFFECTS and "no" in (tokens[index - 1].low if index else "", tokens[index - 2].low if index > 1 else ""):
         return ("level", 0)  # 'had no effect on local rainfall': it stayed as it was
     if low in ("expensive", "costly", "pricey") and index and tokens[index - 1].low in ("more", "less"):
@@ -1755,6 +2066,67 @@ _MOVEMENT_NOUNS = _forms(
 )
 
 
+# How fast a movement went: after a movement word, it speeds or slows that movement.
+_PACE = _forms("slowly quickly rapidly faster slower quicker")
+PACE_REACH = 5  # 'declined cognitively 27% more slowly'
+
+
+# After a movement noun, what makes it the name of a measure: 'its growth forecast'.
+_MEASURED = _forms(
+    "forecast forecasts outlook target targets estimate estimates projection projections rate rates "
+    "figure figures data number numbers strategy plan plans prospects"
+)
+
+
+# Verbs a movement noun after them carries the meaning of: 'never turned a profit'.
+_CARRYING = _LIGHT_VERBS | _CARRIER_VERBS | _forms("turn turns turned book books booked report reports reported")
+
+
+def _light_verb_denied(clause: Clause, index: int) -> bool:
+    """'has never turned a profit', 'did not post gains': a denied light verb denies its object."""
+    tokens = clause.tokens
+    if tokens[index].head or not tokens[index].in_negated_clause:
+        return False
+    for position in range(index - 1, max(-1, index - 4), -1):
+        if tokens[position].head:
+            return tokens[position].verbal and tokens[position].low in _CARRYING
+        if tokens[position].boundary:
+            return False
+    return False
+
+
+def _cue_before(clause: Clause, index: int) -> str | None:
+    """The first word of the negation cue that covers token ``index``, a few words back in its
+    noun phrase ('avoiding any rise', not 'avoided layoffs by cutting')."""
+    tokens = clause.tokens
+    for position in range(index - 1, max(-1, index - 5), -1):
+        low = tokens[position].low
+        if not (tokens[position].cue or tokens[position].content or low in _DETERMINERS or low in _ALL):
+            return None
+        if tokens[position].cue:
+            while position > 0 and tokens[position - 1].cue:
+                position -= 1
+            return tokens[position].low
+    return None
+
+
+def _off_a_level(clause: Clause, index: int) -> bool:
+    """'56% less than a year earlier': a figure's change from a level, no bound on it."""
+    tokens = clause.tokens
+    return (
+        tokens[index].low in _OFF_A_LEVEL
+        and index > 0
+        and (tokens[index - 1].text.endswith("%") or tokens[index - 1].low in _UNITS_OFF)
+        and _level_after(tokens, index + 1)
+    )
+
+
+def _names_a_measure(clause: Clause, index: int) -> bool:
+    """'revised its growth forecast upward': the noun names what moved, it does not move."""
+    tokens = clause.tokens
+    return tokens[index].low in _MOVEMENT_NOUNS and index + 1 < len(tokens) and tokens[index + 1].low in _MEASURED
+
+
 def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
     """Each direction word of a clause with its concept and sign, negation applied; two of
     one concept close together in a clause read as one ('growth slowed' goes down, 'slowed
@@ -1769,20 +2141,28 @@ def _movements(clause: Clause) -> dict[int, tuple[str, int]]:
             last = noun_start = None
             continue
         polarity = _polarity(clause, index) if token.kind == "word" else None
-        if polarity is None or _is_bound(clause, index):
+        if polarity is None or _names_a_measure(clause, index) or _awaited(clause, index):
+            continue  # 'still awaits approval': nothing approved or refused yet
+        if _is_bound(clause, index) and not _off_a_level(clause, index):
             continue
         concept, sign = polarity
         # 'will not go up': the motion verb carries the negation for its 'up'.
         motion_head = token.low in ("up", "down") and (token.in_negated_clause or clause.tokens[index - 1].head)
         # 'stopped selling' is a negated selling, as 'no longer sells' is.
         ceased = index > 0 and clause.tokens[index - 1].low in _CESSATION
-        negated = (token.head and not token.removed) or motion_head or token.subject_negated or ceased
+        cue = _cue_before(clause, index) if token.negated and not token.head else None
+        if cue in ("rather", "instead"):
+            continue  # 'rather than raise fees': a movement turned down, none asserted
+        # 'avoiding any rise in workload' is no rise, as 'without increasing workload' is.
+        prevented = cue in _PREVENTIONS or _light_verb_denied(clause, index)
+        negated = (token.head and not token.removed) or motion_head or token.subject_negated or ceased or prevented
         sign = -sign if negated else sign
         # 'decline in home prices slowed' (the noun first, the verb up to six words on), 'slowed
         # their decline' (the verb first, the noun close after).
         reach = 0
         if last is not None:
-            reach = 3 if token.low in _MOVEMENT_NOUNS else 0
+            # 'declined 27% more slowly' is a slowed decline: a pace after a movement changes it.
+            reach = 3 if token.low in _MOVEMENT_NOUNS else PACE_REACH if token.low in _PACE else 0
             if noun_start is not None and index - noun_start <= 6:
                 reach = index - last  # 'the deficit grew wider': one movement of the deficit
         if last is not None and found[last][0] == concept and index - last <= reach:
@@ -1926,7 +2306,7 @@ def _same_or_inflected(a: Token, b: Token) -> bool:
 
 def _negated_movement(token: Token) -> bool:
     """'did not rise': a movement denied, which may say it stayed flat ('no effect' is no such)."""
-    return token.head and token.low in POLARITY
+    return token.head and (token.low in POLARITY or _gerund_movement(token.low) is not None)
 
 
 def _weak(clause: Clause, index: int) -> bool:
@@ -1955,6 +2335,10 @@ def _figures_near(clause: Clause, index: int) -> frozenset[str]:
                 break
             if token.kind == "number" and not (token.start and clause.text[token.start - 1] in "-."):
                 found.add(token.text.rstrip("%,"))
+                # 'fell to 33% from 43%': both ends of one movement are its figures.
+                ends = tokens[position + 1 : position + 3]
+                if step == 1 and len(ends) == 2 and ends[0].low in ("from", "to") and ends[1].kind == "number":
+                    found.add(ends[1].text.rstrip("%,"))
                 break
             position += step
     return frozenset(found)
@@ -4846,6 +5230,9 @@ def _comparing_word(clause: Clause, than: int) -> tuple[int, int | None]:
     return than - 1, None
 
 
+_WH_SIDES = _forms("how what whatever")
+
+
 @lru_cache(maxsize=4096)
 def _comparisons_of(text: str) -> tuple[Comparison, ...]:
     """Each 'A ... than B' of a text, with the content words of each side within the clause."""
@@ -4863,6 +5250,10 @@ def _comparisons_of(text: str) -> tuple[Comparison, ...]:
         end = index + 1
         while end < len(tokens) and not _side_ends(tokens, end) and (end == index + 1 or _operand_word(tokens[end])):
             end += 1
+        if index + 1 < len(tokens) and tokens[index + 1].low in _WH_SIDES:
+            # 'than how good the verifier is', 'than what the rivals spent': a clause as the side.
+            while end < len(tokens) and not _side_ends(tokens, end):
+                end += 1
         at, sign = _comparing_word(clause, index)
         left = {
             _operand(t)
