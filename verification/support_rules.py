@@ -929,7 +929,7 @@ def _negate_verb_after(tokens: list[Token], index: int) -> None:
         # is the verb.
         following = tokens[position + 1].low if position + 1 < len(tokens) else ""
         participle = following == "by" or (
-            token.low.endswith("ed") and tokens[position - 1].content and following in _PREPOSITIONS
+            token.low.endswith("ed") and tokens[position - 1].content and following in _ADJUNCT_PREPOSITIONS
         )
         if participle and tokens[position - 1].low in _BE:
             participle = False
@@ -2361,7 +2361,7 @@ def _sides(clause: Clause, index: int) -> tuple[frozenset[str], frozenset[str]]:
             token = tokens[position]
             if token.low in (".", ";", ":") or token.low in _SIDE_ENDS:
                 break
-            if cut and found and token.low in _PREPOSITIONS:
+            if cut and found and token.low in _ADJUNCT_PREPOSITIONS:
                 break  # 'ranked below the new model | on the reading test': an adjunct, no side
             # The verbs ('ranked below') belong to neither side.
             if (
@@ -2381,7 +2381,7 @@ def _sides(clause: Clause, index: int) -> tuple[frozenset[str], frozenset[str]]:
 
 # Words that stand in for a side's noun ('the larger one'): they tell no side apart.
 _STAND_INS = _forms("one ones")
-_PREPOSITIONS = _forms("on in at by for with from to as during across among per")
+_ADJUNCT_PREPOSITIONS = _forms("on in at by for with from to as during across among per")
 
 
 def _swapped(sentence: Clause, index: int, claim: Clause, position: int, names: tuple[str | None, str | None]) -> bool:
