@@ -605,12 +605,18 @@ def test_the_held_out_set_is_big_balanced_and_over_the_issue_kinds():
 
 
 # The blind sets: written by helpers who saw the issue's rules and the seeds, never the code.
-# blind-a and blind-b are tuning data, with floors against getting worse unnoticed; blind-c and
-# blind-d validate, like the held-out set: only their shape is tested.
-BLIND_TUNING_FLOORS = {"blind-a": (0.85, 0.08), "blind-b": (0.80, 0.16)}
+# blind-a, -b, -c and -e are tuning data, with floors (set a little below what the method
+# scores) against getting worse unnoticed; blind-d validates, like the held-out set: only its
+# shape is tested.
+BLIND_TUNING_FLOORS = {
+    "blind-a": (0.92, 0.04),
+    "blind-b": (0.89, 0.04),
+    "blind-c": (0.85, 0.05),
+    "blind-e": (0.76, 0.06),
+}
 
 
-@pytest.mark.parametrize("name", ["blind-a", "blind-b", "blind-c", "blind-d"])
+@pytest.mark.parametrize("name", ["blind-a", "blind-b", "blind-c", "blind-d", "blind-e"])
 def test_each_blind_set_is_balanced_over_every_kind(name):
     cases = load_cases(SETS[name])
     labels = [case["label"] for case in cases]
