@@ -66,7 +66,8 @@ def logging_config(*, log_format: str, level: str) -> dict[str, Any]:
         "loggers": {
             # One line a request from django-structlog; Django's own for 4xx would repeat it.
             "django.request": {"level": "ERROR", "filters": ["database_unavailable"]},
-            # gunicorn's access log repeats the request_finished line; errors still show.
+            # gunicorn's access log repeats the request_finished line: the Procfile leaves it off
+            # (gunicorn builds each line before this level drops it), this quiets it if turned on.
             "gunicorn.access": {"level": "WARNING"},
         },
     }
