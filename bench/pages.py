@@ -61,6 +61,13 @@ TARGETS = {"cached": 0.90, "uncached": 0.50}
 DATABASE_NAMES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
 CACHE_NAMES = {"locmem": "local-memory cache", "redis": "Redis cache"}
 REDIS_URL = "redis://127.0.0.1:6379/14"  # not CI's 15
+# What bench/middleware.py leaves out to show what observability costs a request.
+OBSERVABILITY_MIDDLEWARE = {
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
+    "newsroom.ops.metrics.RouteMiddleware",
+    "django_structlog.middlewares.RequestMiddleware",
+}
 
 
 # --- The server side: imported by gunicorn as bench.pages --------------------------------------
@@ -75,7 +82,8 @@ urlpatterns: list[Any] = []
 
 
 def wsgi_app() -> Any:
-    """The site's WSGI application with this URLconf; the page cache off when asked."""
+    """The site's WSGI application with this URLconf; the page cache, or the observability
+    middleware, off when asked."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "newsroom.settings")
     import django
     from django.conf import settings
@@ -86,6 +94,8 @@ def wsgi_app() -> Any:
     if os.environ.get("BENCH_PAGE_CACHE") == "off":
         # Read before the first cache access, so every request misses: a full render each time.
         settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    if os.environ.get("BENCH_OBSERVABILITY") == "off":
+        settings.MIDDLEWARE = [name for name in settings.MIDDLEWARE if name not in OBSERVABILITY_MIDDLEWARE]
     from django.core.handlers.wsgi import WSGIHandler
 
     return WSGIHandler()

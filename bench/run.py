@@ -1,7 +1,7 @@
 """``make bench``: every benchmark, each in its own process, printing its numbers.
 
     python bench/run.py                 # all of them, on SQLite and (when reachable) PostgreSQL
-    python bench/run.py import checks   # a selection: pages, api, import, checks, supported, load
+    python bench/run.py import checks   # a selection: pages, middleware, api, import, checks, supported, load
 
 Numbers, not assertions: read them beside the targets each line states. The machine's other
 load shows in them, so run this on a quiet machine.
@@ -43,6 +43,13 @@ SUITES: dict[str, list[tuple[str, list[str]]]] = {
         if "postgres" in DATABASES and redis_available()
         else []
     ),
+    "middleware": [
+        (
+            "observability's cost per request, in-process CPU: hello, /healthz and the cached story page with the "
+            "whole middleware and without metrics, route naming and the request log line",
+            ["middleware.py"],
+        )
+    ],
     "api": [
         (
             f"read API vs a DRF hello view, {db} (story list of 50 >= 30% of hello, story detail >= 60%)",

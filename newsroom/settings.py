@@ -463,6 +463,14 @@ DJANGO_STRUCTLOG_CELERY_ENABLED = True
 DJANGO_STRUCTLOG_IP_LOGGING_ENABLED = False
 DJANGO_STRUCTLOG_USER_ID_FIELD = None
 DJANGO_STRUCTLOG_STATUS_START_LOG_LEVEL = logging.DEBUG
+# Its defaults, spelled out: django-structlog reads these on every request, and a setting left
+# unset is a failed lookup (an AttributeError caught) each time.
+DJANGO_STRUCTLOG_TRUST_UPSTREAM_REQUEST_ID = False
+DJANGO_STRUCTLOG_TRUST_UPSTREAM_CORRELATION_ID = False
+DJANGO_STRUCTLOG_STATUS_DEFAULT_LOG_LEVEL = logging.INFO
+DJANGO_STRUCTLOG_STATUS_2XX_LOG_LEVEL = logging.INFO
+DJANGO_STRUCTLOG_STATUS_4XX_LOG_LEVEL = logging.WARNING
+DJANGO_STRUCTLOG_STATUS_5XX_LOG_LEVEL = logging.ERROR
 # Celery keeps the logging configured here (JSON in production) rather than its own format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 

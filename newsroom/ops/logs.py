@@ -66,7 +66,8 @@ def logging_config(*, log_format: str, level: str) -> dict[str, Any]:
         "loggers": {
             # One line a request from django-structlog; Django's own for 4xx would repeat it.
             "django.request": {"level": "ERROR", "filters": ["database_unavailable"]},
-            # gunicorn's access log repeats the request_finished line; errors still show.
+            # gunicorn's access log repeats the request_finished line: the Procfile leaves it off
+            # (gunicorn builds each line before this level drops it), this quiets it if turned on.
             "gunicorn.access": {"level": "WARNING"},
         },
     }
@@ -108,17 +109,16 @@ def request_id_for(request: HttpRequest) -> str:
     return given if WELL_FORMED_ID.match(given) else str(uuid.uuid4())
 
 
-def current_request_id() -> str | None:
-    return structlog.contextvars.get_contextvars().get("request_id")
-
-
 # django-structlog's signals: it binds a random id and the request line; these put in ours.
 
 
 def bind_request(request: HttpRequest, logger: Any, log_kwargs: dict[str, Any], **kwargs: Any) -> None:
     from .lockout import client_ip  # reads the axes models: not at settings time
 
-    structlog.contextvars.bind_contextvars(request_id=request_id_for(request), ip=client_ip(request))
+    # Kept on the request too, for the response's header: reading it back from the context
+    # would go through every context variable of the thread.
+    request.request_id = request_id_for(request)
+    structlog.contextvars.bind_contextvars(request_id=request.request_id, ip=client_ip(request))
 
 
 def bind_user(request: HttpRequest, **kwargs: Any) -> None:
@@ -130,15 +130,15 @@ def bind_user(request: HttpRequest, **kwargs: Any) -> None:
         structlog.contextvars.bind_contextvars(user_id=wrapped.pk)
 
 
-def send_request_id(response: HttpResponseBase, **kwargs: Any) -> None:
-    request_id = current_request_id()
+def send_request_id(request: HttpRequest, response: HttpResponseBase, **kwargs: Any) -> None:
+    request_id = getattr(request, "request_id", None)
     if request_id:
         response[REQUEST_ID_HEADER] = request_id
 
 
 def on_request_finished(request: HttpRequest, response: HttpResponseBase, **kwargs: Any) -> None:
     bind_user(request)
-    send_request_id(response)
+    send_request_id(request, response)
 
 
 def connect_signals() -> None:
