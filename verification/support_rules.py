@@ -1364,67 +1364,18 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
                 )
                 flagged.add(index)
                 break
-    # A negation of the claim's predicate in other words: 'cannot stand in for real user logs'
-    # against 'can substitute for real user logs'.
-    if not flagged:
-        found = _negated_in_other_words(sentence, claims)
-        if found:
-            index, cited, position = found
-            reasons.append(
-                f"negation: the paragraph says '{_phrase(sentence, index, after=4)}'; "
-                f"{_claim_says(cited, _phrase(cited.clause, position, after=4))}"
-            )
-            flagged.add(index)
-    # 'with a learned critic' where a claim has 'without a learned critic'.
-    if not flagged:
-        for index, cited, position in _with_against_without(sentence, claims):
-            reasons.append(
-                f"negation: the paragraph says '{_phrase(sentence, index, before=2)}'; "
-                f"{_claim_says(cited, _phrase(cited.clause, position, before=2))}"
-            )
-            flagged.add(index)
+    # The same contradiction in other shapes, tried in turn until one is found.
+    for find, before, after in _OTHER_NEGATIONS:
+        if flagged:
             break
-    # 'without any Nvidia H100 chips' where the other side has the Nvidia H100 chips.
-    if not flagged:
-        found = _absent_on_one_side(sentence, claims)
+        found = find(sentence, claims)
         if found:
             index, cited, position = found
             reasons.append(
-                f"negation: the paragraph says '{_phrase(sentence, index, before=2)}'; "
-                f"{_claim_says(cited, _phrase(cited.clause, position, before=2))}"
+                f"negation: the paragraph says '{_phrase(sentence, index, before=before, after=after)}'; "
+                f"{_claim_says(cited, _phrase(cited.clause, position, before=before, after=after))}"
             )
             flagged.add(index)
-    # 'a single pass/fail signal rather than several dimensions' where a claim has 'several
-    # dimensions rather than a single pass/fail signal'.
-    if not flagged:
-        found = _swapped_alternatives(sentence, claims)
-        if found:
-            index, cited, position = found
-            reasons.append(
-                f"negation: the paragraph says '{_phrase(sentence, index, before=3, after=3)}'; "
-                f"{_claim_says(cited, _phrase(cited.clause, position, before=3, after=3))}"
-            )
-            flagged.add(index)
-    # 'still has to wait for multiple trajectories' where a claim 'removes the need to wait for
-    # multiple trajectories'.
-    if not flagged:
-        found = _need_removed(sentence, claims)
-        if found:
-            index, cited, position = found
-            reasons.append(
-                f"negation: the paragraph says '{_phrase(sentence, index, before=3, after=3)}'; "
-                f"{_claim_says(cited, _phrase(cited.clause, position, before=3, after=3))}"
-            )
-            flagged.add(index)
-    # A word and its negative by prefix: 'destabilizes' against 'stabilizes'.
-    if not flagged:
-        for index, cited, position in _prefix_negations(sentence, claims):
-            reasons.append(
-                f"negation: the paragraph says '{_phrase(sentence, index)}'; "
-                f"{_claim_says(cited, _phrase(cited.clause, position))}"
-            )
-            flagged.add(index)
-            break
     # Direction: opposite signs of one concept about the same thing.
     for index in _movements(sentence):
         if flagged:
@@ -1962,6 +1913,31 @@ def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:
         return False
     verb = tokens[cue - 1]
     return any(t.kind == "word" and not t.in_negated_clause and same_word(t, verb) for t in sentence.tokens)
+
+
+def _first(find: Callable[[Clause, Sequence[Cited]], list[tuple[int, Cited, int]]]) -> Callable:
+    return lambda sentence, claims: next(iter(find(sentence, claims)), None)
+
+
+# The negations ``negation_and_direction`` looks for when no word is negated on one side and
+# asserted on the other, in turn, each with how many words around it a reason quotes:
+_OTHER_NEGATIONS = (
+    # A negation of the claim's predicate in other words: 'cannot stand in for real user logs'
+    # against 'can substitute for real user logs'.
+    (_negated_in_other_words, 1, 4),
+    # 'with a learned critic' where a claim has 'without a learned critic'.
+    (_first(_with_against_without), 2, 2),
+    # 'without any Nvidia H100 chips' where the other side has the Nvidia H100 chips.
+    (_absent_on_one_side, 2, 2),
+    # 'a single pass/fail signal rather than several dimensions' where a claim has 'several
+    # dimensions rather than a single pass/fail signal'.
+    (_swapped_alternatives, 3, 3),
+    # 'still has to wait for multiple trajectories' where a claim 'removes the need to wait for
+    # multiple trajectories'.
+    (_need_removed, 3, 3),
+    # A word and its negative by prefix: 'destabilizes' against 'stabilizes'.
+    (_first(_prefix_negations), 1, 2),
+)
 
 
 # What 'up from' and 'down from' start from when it is a value: 'the 2025 level', 'Beacon-1's rate'.
