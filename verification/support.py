@@ -53,6 +53,10 @@ SPELLED_LOOKAHEAD = 3
 _COUNTED_UNITS = frozenset(["years", "months", "weeks", "days", "hours", "minutes", "times"])
 # How many missing words an explanation lists.
 SHOWN_WORDS = 6
+# The longest passage the check reads. A news paragraph runs to a few hundred characters (the
+# seeds' longest is 715); some rules compare a passage's words pairwise, so a page-long one
+# would hold a worker for seconds. Longer is refused with a reason, never half read.
+PASSAGE_MOST_CHARACTERS = 4_000
 
 
 @dataclass
@@ -879,6 +883,14 @@ def assess(
     a figure or the wording: a claim is what the source states, a title only what it is about.
     """
     passage = lex.plain_text(passage_markdown)
+    if len(passage) > PASSAGE_MOST_CHARACTERS:
+        return Support(
+            supported=False,
+            reasons=[
+                f"the paragraph is {len(passage):,} characters long; the support check reads paragraphs of up "
+                f"to {PASSAGE_MOST_CHARACTERS:,}: split it into paragraphs, each citing its claims"
+            ],
+        )
     plain_claims = [_plain(claim) for claim in claim_texts]
     claims = "\n".join(plain_claims)
     if len(labels) != len(plain_claims):

@@ -636,3 +636,18 @@ def test_the_blind_tuning_sets_stay_accurate(name):
 
     assert result.accuracy >= accuracy_floor, [case["id"] for case, _ in result.errors]
     assert result.false_alarm_rate <= false_alarm_ceiling, [case["id"] for case, _ in result.errors]
+
+
+def test_a_passage_too_long_to_read_is_refused_with_a_reason_not_half_read():
+    claim = "The lab reported revenue of $84 million in 2025."
+    sentence = "The lab reported revenue of $84 million in 2025. "
+    fits = sentence * (4_000 // len(sentence))
+    too_long = fits + sentence
+
+    assert assess(fits, [claim]).supported
+    verdict = assess(too_long, [claim])
+    assert not verdict.supported
+    assert verdict.reasons == [
+        f"the paragraph is {len(too_long.strip()):,} characters long; the support check reads paragraphs of up to "
+        "4,000: split it into paragraphs, each citing its claims"
+    ]
