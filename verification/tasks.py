@@ -94,6 +94,15 @@ DURABLE: dict[str, Any] = {
     "retry_backoff_max": 300,
     "retry_jitter": True,
 }
+# The beat's own tasks: durable like the others, unbound, and retried a few times only, since
+# the next beat tick does the same work anyway.
+BEAT_SWEEP: dict[str, Any] = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": TRANSIENT_DATABASE_ERRORS,
+    "retry_backoff": True,
+    "max_retries": 3,
+}
 
 
 @app.task(
@@ -204,11 +213,7 @@ def _give_up(run: VerificationRun, now: Any) -> bool:
 
 
 @app.task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT_DATABASE_ERRORS,
-    retry_backoff=True,
-    max_retries=3,
+    **BEAT_SWEEP,
     soft_time_limit=settings.SWEEP_TASK_SOFT_TIME_LIMIT,
     time_limit=settings.SWEEP_TASK_TIME_LIMIT,
 )
@@ -286,11 +291,7 @@ def refresh_live_versions_task(self: Any, version_ids: list[int], recheck: bool 
 
 
 @app.task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT_DATABASE_ERRORS,
-    retry_backoff=True,
-    max_retries=3,
+    **BEAT_SWEEP,
     soft_time_limit=settings.SCHEDULE_TASK_SOFT_TIME_LIMIT,
     time_limit=settings.SCHEDULE_TASK_TIME_LIMIT,
 )
