@@ -1,0 +1,244 @@
+"""The modality rule (``modality_rule``): a forecast, plan or possibility against a result,
+or the other way round, and a possibility or a step weighed made certain.
+
+- **modality**: a forecast or plan ('will', 'plans to', 'could', 'projects revenue of') where
+  the claim reports a result, or a result where the claim reports a plan, a possibility, a
+  proposal or a hypothesis ('proposes that', 'hypothesize that', 'could let labs stop'); a
+  possibility made certain ('will exceed' for 'could exceed'); a step weighed made decided
+  ('will be banned' for 'will consult on banning');
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .backing import same_word
+from .quoting import Cited, _phrase, _span
+from .tokens import _CONJECTURES, Clause, Token, _verb_like
+from .words import _BE, _CAUSATIVES, _HEDGES, _PLAN_WORDS, _VERB_FORMS, LIGHT, _forms
+
+
+def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """A forecast where the claims report a result, or a result where they report a plan.
+
+    The passage is read narrowly ('will', 'plans to', 'could'), the claims broadly ('must',
+    'recommends', 'a plan', 'can'): a reason needs the claim to have no hint of it at all.
+    """
+    reasons = []
+    for marker, governed in sentence.modals:
+        following = sentence.tokens[marker + 1].low if marker + 1 < len(sentence.tokens) else ""
+        if _purpose_at(sentence, marker) or (sentence.tokens[marker].low == "could" and following == "not"):
+            continue  # 'could not find clear evidence': a past inability, reported as a result
+        # The forecast's own verb, reported by a claim as done: 'will lower the cost' against
+        # 'lowered the cost'. A verb no claim has is the new-predicate rule's.
+        # The governed verb, and the first telling word after it ('will lower the cost of labelling').
+        said = [governed] if sentence.tokens[governed].content else []
+        said += [i for i in _clause_words(sentence, marker)[:1] if i not in said]
+        reported = [
+            (cited, position)
+            for cited in claims
+            for i in said
+            for position, t in enumerate(cited.clause.tokens)
+            if t.content and same_word(sentence.tokens[i], t)
+        ]
+        upgraded = _certainty_upgrade(sentence, marker, governed, reported) or _weighed_only(sentence, reported)
+        if upgraded:
+            return [upgraded]
+        if not reported or any(cited.clause.hedged for cited, _ in reported):
+            continue
+        if any(
+            t.low in _HEDGES and i != marker and any(t.stem in c.clause.stems for c in claims if c.clause.hedged)
+            for i, t in enumerate(sentence.tokens)
+        ):
+            continue  # 'proposed a budget that would add': the claims' own plan, spelled out
+        cited, position = reported[0]
+        # Quote the claim from its verb: 'lowered the cost of labelling'.
+        verb = next((i for i in range(position, max(-1, position - 5), -1) if _verb_like(cited.clause, i)), None)
+        if verb is not None:
+            position = verb
+        reasons.append(
+            f"modality: the paragraph says '{_span(sentence, marker, governed)}' (a forecast, plan or possibility); "
+            f"{cited.label} reports it as a result: '{_phrase(cited.clause, position, before=0, after=4)}'"
+        )
+        return reasons
+    if sentence.hedged:
+        return reasons
+    for cited in claims:
+        for marker, governed in cited.clause.modals:
+            verb = cited.clause.tokens[governed]
+            conjecture = cited.clause.tokens[marker].low in _CONJECTURES
+            caused = next(
+                (
+                    found
+                    for position in range(marker + 1, governed + 1)
+                    if (found := _caused_verb(cited.clause, position)) is not None
+                ),
+                None,
+            )
+            if (
+                verb.kind != "word"
+                or _purpose_at(cited.clause, marker)
+                or not (
+                    conjecture
+                    or caused is not None
+                    or _verb_like(cited.clause, governed)
+                    or _directly_governed(cited.clause, marker, governed)
+                )
+            ):
+                continue
+            verbs = [verb]
+            if caused is not None:
+                verbs.append(cited.clause.tokens[caused])  # 'could let labs stop': the stopping
+            for index, token in enumerate(sentence.tokens):
+                if not (token.content and any(same_word(token, said) for said in verbs)):
+                    continue
+                if any(t.low == "to" for t in sentence.tokens[max(0, index - 3) : index]):
+                    continue  # 'cards to be replaced', 'unable to complete': not reported as done
+                following = cited.clause.tokens[marker + 1].low if marker + 1 < len(cited.clause.tokens) else ""
+                # 'could not complete' reports a past inability, not a possibility; a proposal or a
+                # hypothesis reported in any tense as what is so is a change of modality.
+                possibility = conjecture or (cited.clause.tokens[marker].low in _POSSIBILITY and following != "not")
+                if not possibility and not _past_at(sentence, index) and not _past_before(sentence, index):
+                    continue  # 'opens in March', 'is cutting': the present may report a plan
+                reasons.append(
+                    f"modality: the paragraph says '{_phrase(sentence, index)}' as a fact; "
+                    f"{cited.label} says '{_span(cited.clause, marker, governed + 1)}' (a forecast, plan or "
+                    "possibility)"
+                )
+                return reasons
+    return reasons
+
+
+def _directly_governed(clause: Clause, marker: int, governed: int) -> bool:
+    """Whether only adverbs and 'be' stand between a modal and its word: 'may partly reflect',
+    'will become generally available'. The word is what the modal hedges."""
+    between = clause.tokens[marker + 1 : governed]
+    return governed > marker and all(
+        t.kind == "word" and (not t.content or t.low.endswith("ly") or t.low in _BE) for t in between
+    )
+
+
+def _caused_verb(clause: Clause, index: int) -> int | None:
+    """The verb a causative brings about: 'let labs stop', 'help teams ship'."""
+    tokens = clause.tokens
+    if tokens[index].low not in _CAUSATIVES:
+        return None
+    for position in range(index + 2, min(len(tokens), index + 5)):
+        if tokens[position].boundary:
+            return None
+        if tokens[position].content and _verb_like(clause, position):
+            return position
+    return None
+
+
+_CERTAIN = _forms("will shall 'll")
+# Weighing a step, not taking it: 'will consult on banning', 'is considering cutting'.
+_DELIBERATING = _forms(
+    "consult consults consulted consulting consultation consider considers considered considering weigh weighs "
+    "weighing explore explores exploring study studies studying review reviewing debate debating"
+)
+
+
+def _weighed_only(sentence: Clause, reported: list[tuple[Cited, int]]) -> str:
+    """'will be banned' where the claim says 'will consult on banning': a step weighed made a
+    step decided. The passage must weigh nothing itself."""
+    if any(t.low in _DELIBERATING for t in sentence.tokens):
+        return ""
+    for cited, position in reported:
+        tokens = cited.clause.tokens
+        for before in range(max(0, position - 3), position):
+            if tokens[before].low in _DELIBERATING and not any(t.boundary for t in tokens[before + 1 : position]):
+                mine = _phrase(sentence, _said_at(sentence, tokens[position]), before=2)
+                theirs = _span(cited.clause, before, position + 2)
+                return (
+                    f"modality: the paragraph says '{mine}' as decided; "
+                    f"{cited.label} says '{theirs}' (weighed, not decided)"
+                )
+    return ""
+
+
+def _said_at(sentence: Clause, token: Token) -> int:
+    return next((i for i, t in enumerate(sentence.tokens) if t.content and same_word(t, token)), 0)
+
+
+def _certainty_upgrade(sentence: Clause, marker: int, governed: int, reported: list[tuple[Cited, int]]) -> str:
+    """'will exceed 70%' where the claim says 'could exceed 70%': a possibility made a certain
+    forecast. The passage must keep no hint of possibility anywhere ('may', 'could', 'likely')."""
+    if sentence.tokens[marker].low not in _CERTAIN or not sentence.tokens[governed].content:
+        return ""
+    if any(t.low in _POSSIBILITY or t.low in ("likely", "might", "perhaps", "if") for t in sentence.tokens):
+        return ""
+    for cited, position in reported:
+        claim = cited.clause
+        for other_marker, other_governed in claim.modals:
+            if other_governed != position or claim.tokens[other_marker].low not in _POSSIBILITY:
+                continue
+            if not same_word(sentence.tokens[governed], claim.tokens[position]):
+                continue
+            return (
+                f"modality: the paragraph says '{_span(sentence, marker, governed)}' (a certain forecast); "
+                f"{cited.label} says '{_span(claim, other_marker, other_governed)}' (a possibility)"
+            )
+    return ""
+
+
+# A claim's 'may help' is not the passage's 'helps', whatever its tense.
+_POSSIBILITY = _forms("may might could possibly potentially")
+
+
+def _past_at(clause: Clause, index: int) -> bool:
+    """A verb reported as done: a past form, or after 'has', 'have', 'had', 'was', 'were'."""
+    tokens = clause.tokens
+    low = tokens[index].low
+    previous = {t.low for t in tokens[max(0, index - 2) : index]}
+    if previous & {"has", "have", "had", "was", "were"}:
+        return True
+    return low.endswith("ed") or low in _VERB_FORMS
+
+
+def _past_before(clause: Clause, index: int) -> bool:
+    """A word reported as done by the verb before it: 'became generally available', 'was
+    fully operational'."""
+    before = index - 1
+    tokens = clause.tokens
+    while (
+        before >= 0
+        and index - before <= 4
+        and tokens[before].kind == "word"
+        and not tokens[before].boundary
+        and (tokens[before].low.endswith("ly") or not tokens[before].content)
+        and tokens[before].low not in _BE_PAST
+        and tokens[before].low not in _BECOMING
+    ):
+        before -= 1  # 'has become the first gigawatt-scale', 'was fully operational'
+    if before < 0:
+        return False
+    previous = clause.tokens[before].low
+    if previous in _BE_PAST or previous in _VERB_FORMS or (previous.endswith("ed") and len(previous) > 4):
+        return True
+    return previous in _BECOMING and _past_at(clause, before)  # 'has become', 'has been'
+
+
+_BECOMING = _forms("become been")
+
+
+_BE_PAST = _forms("was were became")
+
+
+def _purpose_at(clause: Clause, marker: int) -> bool:
+    """'so their engines could be inspected', 'if it would', 'when it could call a calculator':
+    a purpose, condition or ability, not a forecast."""
+    before = {t.low for t in clause.tokens[max(0, marker - 3) : marker]}
+    return bool(before & {"so", "if", "unless", "whether", "when", "whenever", "once"})
+
+
+def _clause_words(clause: Clause, marker: int) -> list[int]:
+    """Content words a modal governs: from the marker to the end of its clause."""
+    found = []
+    for index in range(marker + 1, len(clause.tokens)):
+        token = clause.tokens[index]
+        if token.boundary:
+            break
+        if token.content and not token.name and token.stem not in LIGHT and token.low not in _PLAN_WORDS:
+            found.append(index)
+    return found

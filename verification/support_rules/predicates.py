@@ -1,0 +1,328 @@
+"""The new-predicate rule (``new_predicate_rule``): a verb the sentence asserts, with the
+words it governs, that no cited claim backs; and how a news verb is told from a noun, a figure
+or a verb of saying.
+
+- **new predicate**: what the sentence asserts (a verb and the words it governs) is in no
+  claim, however many topic words the sentence shares with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .. import text as lex
+from .backing import Backing, weight
+from .quoting import Cited, _claim_says, _span
+from .tokens import Clause, Token, _clause_end, _doubled, _number_value, _numbers, _verb_like
+from .words import (
+    _ADVERBS,
+    _AUXILIARIES,
+    _BASE_VERBS,
+    _BE,
+    _CARRIER_VERBS,
+    _CAUSATIVES,
+    _DETERMINERS,
+    _PLAN_WORDS,
+    _PREPOSITIONS,
+    _PRONOUNS,
+    _SPEECH,
+    LIGHT,
+    MONTHS,
+    NUMBER_WORDS,
+    POLARITY,
+    _forms,
+)
+
+
+def _object_like(token: Token) -> bool:
+    return token.stem not in LIGHT and token.low not in _ADVERBS and not token.low.endswith("ly")
+
+
+# A verb's clause (from the verb to the clause's end) with this share of its weighted words, or
+# more, backed is a paraphrase of the claim's verb ('has eaten away 30 metres of the cliff').
+NEW_PREDICATE_BACKED = 0.5
+
+
+def _adjectival(clause: Clause, index: int) -> bool:
+    """A participle used as an adjective, an adverb before it and its noun after: 'from newly
+    acquired skills', 'of the recently opened plant'. What the sentence asserts is elsewhere.
+    ('paid contractors' without its adverb may be what the sentence adds: it stays a verb.)"""
+    tokens = clause.tokens
+    if tokens[index].low.endswith("ing"):
+        return False  # 'by detecting deception': a gerund, what the sentence says is done
+    before = index - 1
+    while before >= 0 and tokens[before].low.endswith("ly") and tokens[before].content:
+        before -= 1
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    return (
+        before < index - 1
+        and before >= 0
+        and (tokens[before].low in _PREPOSITIONS or tokens[before].low in _DETERMINERS)
+        and following is not None
+        and following.content
+        and not following.name
+    )
+
+
+# Counts in words are figures, the figure rule's to hold to the claims: 'from a single try'.
+_COUNTING = NUMBER_WORDS | _forms("single")
+
+
+# 'hand-built ones': a pro-form standing for a noun said before, nothing new.
+_PRO_FORMS = _forms("ones")
+
+
+def _counting(token: Token) -> bool:
+    return token.low in _COUNTING or token.low in _PRO_FORMS
+
+
+# Verbs that link a thing to what is said of it ('proved hard', 'remains the workhorse', 'came
+# through largely intact'): they assert nothing of their own; a reporter's characterisation of
+# the claim's facts follows them.
+_LINKING = _forms(
+    "prove proves proved proven remain remains remained stay stays stayed seem seems seemed appear appears "
+    "appeared become becomes became come comes came emerge emerges emerged"
+)
+
+
+def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
+    total = backed = 0.0
+    tokens = clause.tokens
+    for token in tokens[verb + 1 : _clause_end(tokens, verb + 1)]:
+        if token.kind == "number" or _counting(token):
+            total += 1
+            backed += 1  # the figure rule holds figures to the claims
+        elif token.content and token.low not in _ADVERBS:
+            total += weight(token.stem)
+            backed += weight(token.stem) if backing.backs(token.stem) else 0
+    return backed / total if total else 0.0
+
+
+# Verbs news copy uses for taking on a problem, whatever the claim's verb: 'attacks the same
+# problem', 'tackles', 'handles'.
+_FIGURATIVE = frozenset(
+    lex.stem(word) for word in ("attack", "tackle", "address", "handle", "approach", "target", "treat")
+)
+_PARTICLES = _forms("off up out down back over away on in")
+
+
+def _event_verb(clause: Clause, index: int) -> bool:
+    """A news verb used as a verb, in an inflected form or after an auxiliary ('sold', 'has
+    sold', 'will sell', 'is being acquired', 'blames'): what the sentence says happened. Plain
+    forms after a noun ('a pension fund') and plural nouns ('sales') are left out."""
+    tokens = clause.tokens
+    token = tokens[index]
+    low = token.low
+    base = lex.IRREGULAR.get(low)
+    previous = tokens[index - 1] if index else None
+    if (
+        low in _SPEECH
+        or (base and base in _SPEECH)
+        or POLARITY.get(low, ("",))[0] in ("level", "rank", "time")
+        or low in _PLAN_WORDS
+        or low in _CARRIER_VERBS
+    ):
+        return False  # speech is attribution; movements and plans are their own rules'
+    if token.stem in LIGHT or token.stem in _FIGURATIVE:
+        return False
+    following = tokens[index + 1 : index + 4]
+    if following and following[0].low in _PARTICLES:
+        return False  # 'signed off on', 'shut down': a phrasal verb paraphrases more freely
+    if any(t.low == "to" for t in following):
+        return False  # 'forced the band to call off': the verb after 'to' is what it asserts
+    if (
+        previous is not None
+        and previous.low == "to"
+        and index > 1
+        and tokens[index - 2].kind != "punct"
+        and tokens[index - 2].low not in _PLAN_WORDS
+        and tokens[index - 2].low not in _BE
+    ):
+        return False  # 'put aside money to cover loans': a purpose, not an assertion
+    if previous is not None and previous.low in _DETERMINERS:
+        return False
+    known = base in _BASE_VERBS if base else False
+    form = ""
+    if not known:
+        for suffix in ("ed", "d", "ing", "es", "s"):
+            if low.endswith(suffix) and low[: -len(suffix)] in _BASE_VERBS:
+                known, form = True, suffix
+                break
+        if not known and low.endswith("ied") and low[:-3] + "y" in _BASE_VERBS:
+            known, form = True, "ed"
+        if not known and low.endswith("ing") and low[:-3] + "e" in _BASE_VERBS:
+            known, form = True, "ing"
+        if not known and _doubled(low) in _BASE_VERBS:
+            known, form = True, "ing" if low.endswith("ing") else "ed"  # 'flagged', 'banning'
+        if not known and low in _BASE_VERBS:
+            known, form = True, "plain"
+        if not known and len(low) > 5 and low[:-2] in _BASE_VERBS and low.endswith("ed"):
+            known, form = True, "ed"
+    if not known:
+        return False
+    if base or form in ("ed", "d"):
+        return True  # 'sold', 'blamed'
+    after_auxiliary = previous is not None and (previous.low in _AUXILIARIES or previous.low in _BE)
+    if form == "ing":
+        # 'is selling', 'by selling', 'recommends retiring': what is done, or urged to be done.
+        return previous is not None and (previous.low in _BE or previous.low == "by" or previous.low in _GERUND_TAKERS)
+    if form in ("s", "es"):
+        return previous is not None and (previous.name or previous.low in _PRONOUNS)
+    # 'lets teams train': the verb a causative brings about; 'the authors blame': a plain verb
+    # after its plural subject.
+    caused = index > 1 and tokens[index - 2].low in _CAUSATIVES
+    return after_auxiliary or caused or (previous is not None and _plural_subject(clause, index - 1))
+
+
+_PAYING = _forms("pay pays paid paying spend spends spent spending")
+
+# Verbs whose object is a gerund: the gerund is what the sentence says is done or urged.
+_GERUND_TAKERS = _forms(
+    "recommend recommends recommended suggest suggests suggested propose proposes proposed began begun begin "
+    "begins start starts started stop stops stopped avoid avoids avoided consider considers considered"
+)
+
+
+def _plural_subject(clause: Clause, index: int) -> bool:
+    """A plural noun that can be a verb's subject: 'the authors', 'regulators'; not a verb form
+    itself ('sells') and not the sentence's first word (a name or a noun the rules cannot tell)."""
+    token = clause.tokens[index]
+    low = token.low
+    return (
+        index > 0
+        and token.kind == "word"
+        and len(low) > 3
+        and not token.name
+        and low.endswith("s")
+        and not low.endswith("ss")
+        and low[:-1] not in _BASE_VERBS
+        and low[:-2] not in _BASE_VERBS
+        and (clause.tokens[index - 1].low in _DETERMINERS or clause.tokens[index - 1].name)
+    )
+
+
+def _nearest(sentence: Clause, first: int, end: int, claims: Sequence[Cited]) -> str:
+    """The cited claim closest to a clause (most words in common), quoted from its first verb:
+    what the writer may have meant to say, for the reason's other side."""
+    words = {t.stem for t in sentence.tokens[max(0, first - 6) : end] if t.content}
+    best = max(claims, key=lambda cited: len(words & cited.clause.stems), default=None)
+    if best is None:
+        return ""
+    tokens = best.clause.tokens
+    words = [i for i, t in enumerate(tokens) if t.content and not t.name]
+    clear = [i for i in words if tokens[i].low in POLARITY or tokens[i].low.endswith("ed")]
+    likely = [i for i in words if _verb_like(best.clause, i)]
+    verb = (clear or likely or [None])[0]
+    if verb is None:
+        return ""
+    first = verb
+    while first > 0 and tokens[first - 1].low in _AUXILIARIES:
+        first -= 1  # 'will build', 'has cut'
+    return f"; the nearest, {_claim_says(best, _span(best.clause, first, verb + 4))}"
+
+
+def _carries_stated_figure(sentence: Clause, verb: int, end: int, claims: Sequence[Cited]) -> bool:
+    """A verb whose object is a figure a claim states ('delivered 87% of the training signal',
+    'posts 73.6%'): the verb only attaches the figure to its owner, however the reporter words
+    it; whether the figure is right is the figure rule's."""
+    tokens = sentence.tokens
+    for index in range(verb + 1, min(end, verb + 4)):
+        token = tokens[index]
+        if token.kind == "number" and not token.name:
+            value = _number_value(token)
+            return any(value in _numbers(cited.clause) for cited in claims)
+        if token.low in _PREPOSITIONS or (token.content and token.low not in _ADVERBS and not token.low.endswith("ly")):
+            return False  # 'adopted by 10,000 companies': the figure is the doer's, not the object
+    return False
+
+
+def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cited] = ()) -> list[str]:
+    """What a sentence asserts that no claim has: a verb in no cited claim whose clause (the
+    words it governs, to the clause's end) is mostly in none either ('will replace every
+    verifier'). A new verb with backed words after it is a paraphrase of the claim's verb
+    ('handed over 214,000 vehicles'); a verb alone says too little to report."""
+    tokens = sentence.tokens
+    # 'To keep this distinct from last week's story: ...' frames the sentence; what it asserts
+    # comes after the frame.
+    start = 0
+    if tokens and tokens[0].low == "to":
+        start = next((i for i, t in enumerate(tokens) if t.kind == "punct"), 0)
+    reasons = []
+    index = start
+    while index < len(tokens):
+        token = tokens[index]
+        if (
+            not token.content
+            or token.name
+            or token.low in MONTHS  # 'April-to-June': a date, not a verb after 'to'
+            # 'paid $14.3 billion for half of Scale AI': the money side of a purchase the claims report
+            or (token.low in _PAYING and any(kind == "trade" for kind, _ in backing.polarities))
+            or token.low in _CARRIER_VERBS
+            or token.low in _LINKING
+            or backing.backs(token.stem)
+            or not _verb_like(sentence, index)
+            or _adjectival(sentence, index)
+        ):
+            index += 1
+            continue
+        end = _clause_end(tokens, index + 1)
+        new = [
+            i
+            for i in range(index + 1, end)
+            if tokens[i].content
+            and not tokens[i].name
+            and not _counting(tokens[i])  # counts are the figure rule's
+            and not backing.backs(tokens[i].stem)
+        ]
+        # After the verb, an -s word right after a name is a plural noun ('switched GPU
+        # suppliers'), not a verb of that name's.
+        governed = [i for i in new if _object_like(tokens[i]) and (not _verb_like(sentence, i) or tokens[i - 1].name)]
+        before = index - 1
+        while before > 0 and (tokens[before].low in _ADVERBS or tokens[before].low == "now"):
+            before -= 1  # 'is now approved'
+        passive = before >= 0 and tokens[before].low in _BE
+        # The verb's first word after it, new too ('replace every verifier'), unless that word is
+        # only in the claims as part of a name ('air' in 'Norvik Air').
+        first_word = next(
+            (i for i in range(index + 1, end) if tokens[i].content and tokens[i].low not in NUMBER_WORDS), None
+        )
+        opens_new = first_word is not None and (first_word in new or tokens[first_word].stem in backing.name_only)
+        if governed and opens_new and _clause_backed(sentence, index, backing) < NEW_PREDICATE_BACKED:
+            first = index
+            while first > 0 and tokens[first - 1].low in _AUXILIARIES:
+                first -= 1
+            words = ", ".join(tokens[i].low for i in [index, *new])
+            reasons.append(
+                f"new predicate: the paragraph says '{_span(sentence, first, end - 1)}'; no cited claim says "
+                f"anything like it (not in them: {words}){_nearest(sentence, index, end, claims)}"
+            )
+            index = end
+            continue
+        # Urged or brought about ('recommends retiring 14 benchmarks', 'lets teams train'): the
+        # verb is the assertion even when the claims name what it is done to.
+        urged = index > 0 and (tokens[index - 1].low in _GERUND_TAKERS or tokens[index - 2].low in _CAUSATIVES)
+        # A passive with nothing after it in its clause ('a task that cannot be solved') is a
+        # verb alone: too little to tell a new assertion from a reporter's word for the claim's.
+        passive = passive and any(tokens[i].content or tokens[i].kind == "number" for i in range(index + 1, end))
+        if (
+            (governed or passive or urged)
+            and (governed or urged or not _carries_stated_figure(sentence, index, end, claims))
+            and POLARITY.get(token.low) not in backing.polarities
+            and _event_verb(sentence, index)
+        ):
+            # What happened, in a verb no claim has nor a synonym of: the sentence's assertion
+            # is new however many of its topic words the claims share ('has sold its Nevada
+            # solar farm' against 'will build a solar farm in Nevada').
+            first = index
+            while first > 0 and tokens[first - 1].low in _AUXILIARIES | _BE:
+                first -= 1
+            reasons.append(
+                f"new predicate: the paragraph says '{_span(sentence, first, min(end - 1, index + 4))}'; "
+                f"no cited claim says '{token.low}' or anything like it{_nearest(sentence, index, end, claims)}"
+            )
+            index = end
+            continue
+        # 'lets teams train', 'recommends retiring': the verb a causative or a verb of advice
+        # governs may be the assertion.
+        index = index + 1 if token.low in _CAUSATIVES or token.low in _GERUND_TAKERS else end
+    return reasons
