@@ -273,6 +273,11 @@ WEBHOOK_TASK_TIME_LIMIT = envint("WEBHOOK_TASK_TIME_LIMIT", "60")
 # worker died); after VERIFY_RUN_MAX_ATTEMPTS claims a run is given up as "unknown".
 VERIFY_REQUEUE_AFTER_SECONDS = envint("VERIFY_REQUEUE_AFTER_SECONDS", "120")
 VERIFY_RUN_MAX_ATTEMPTS = envint("VERIFY_RUN_MAX_ATTEMPTS", "3")
+# A run that ends "unknown" (the provider down, a claim's text not known) leaves its story
+# submitted; the same sweep asks for a new run this long after it, the wait doubling with each
+# run of the same content that could not decide, up to VERIFY_UNKNOWN_RETRY_MAX_SECONDS.
+VERIFY_UNKNOWN_RETRY_SECONDS = envint("VERIFY_UNKNOWN_RETRY_SECONDS", "300")
+VERIFY_UNKNOWN_RETRY_MAX_SECONDS = envint("VERIFY_UNKNOWN_RETRY_MAX_SECONDS", "21600")
 CELERY_BEAT_SCHEDULE = {
     "requeue-pending-runs": {
         "task": "verification.tasks.requeue_pending_runs",
