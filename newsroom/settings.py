@@ -250,6 +250,7 @@ CELERY_TASK_ROUTES = {
     "verification.tasks.publish_scheduled_task": {"queue": "verification"},
     "verification.tasks.fetch_manifests_task": {"queue": "manifests"},
     "webhooks.tasks.deliver_webhook_task": {"queue": "webhooks"},
+    "webhooks.tasks.requeue_webhook_deliveries": {"queue": "webhooks"},
 }
 # Time limits in seconds: the soft one raises inside the task, the hard one kills its process.
 # A verify task may fetch every cited manifest from the provider (timeouts and retries included).
@@ -288,6 +289,12 @@ CELERY_BEAT_SCHEDULE = {
     "publish-scheduled-stories": {
         "task": "verification.tasks.publish_scheduled_task",
         "schedule": float(envint("SCHEDULE_EVERY_SECONDS", "60")),
+        "options": {"expires": 60},
+    },
+    # Webhook deliveries recorded while the broker was down (webhooks.tasks).
+    "requeue-webhook-deliveries": {
+        "task": "webhooks.tasks.requeue_webhook_deliveries",
+        "schedule": float(envint("WEBHOOK_REQUEUE_EVERY_SECONDS", "60")),
         "options": {"expires": 60},
     },
 }
@@ -398,6 +405,9 @@ WEBHOOK_TIMEOUT_SECONDS = envint("WEBHOOK_TIMEOUT_SECONDS", "10")
 WEBHOOK_MAX_RETRIES = envint("WEBHOOK_MAX_RETRIES", "8")
 WEBHOOK_RETRY_BACKOFF_SECONDS = envint("WEBHOOK_RETRY_BACKOFF_SECONDS", "30")
 WEBHOOK_RETRY_BACKOFF_MAX_SECONDS = envint("WEBHOOK_RETRY_BACKOFF_MAX_SECONDS", "3600")
+# A delivery recorded this long ago that no queued task holds (the broker was down) is queued
+# again by the beat sweep webhooks.tasks.requeue_webhook_deliveries.
+WEBHOOK_REQUEUE_AFTER_SECONDS = envint("WEBHOOK_REQUEUE_AFTER_SECONDS", "60")
 WEBHOOKS_ALLOW_LOOPBACK = envbool("WEBHOOKS_ALLOW_LOOPBACK", "false")
 if PRODUCTION and WEBHOOKS_ALLOW_LOOPBACK:
     raise ImproperlyConfigured("WEBHOOKS_ALLOW_LOOPBACK is for tests: it lets webhooks reach this machine")
