@@ -142,18 +142,19 @@ def undecided_note(story: Story, run: VerificationRun) -> SafeString | str:
     gave stay in view.
     """
     if run.status == VerificationRun.Status.UNKNOWN:
-        if (
-            run.retry_at is not None
-            and story.status == Story.Status.SUBMITTED
-            and run.content_hash == story.content_hash
-        ):
-            next_step = f"they run again by themselves at {format_when(run.retry_at)}"
+        if story.status in (Story.Status.PUBLISHED, Story.Status.RETRACTED):
+            # A re-check of a live story: the live version's flag says what it means for readers.
+            next_step = ""
+        elif run.retry_at is not None and story.status == Story.Status.SUBMITTED:
+            next_step = (
+                f"; they run again by themselves at {format_when(run.retry_at)}. A chief may also publish "
+                "overriding them, with a written reason"
+            )
         else:
-            next_step = "submit the story to check it again"
+            next_step = "; submit the story to check it again"
         return format_html(
             '<p class="desk-undecided"><strong>The checks could not decide</strong> (a source could not be '
-            "reached, or a claim's text is not known: why is below); {}. A chief may also publish "
-            "overriding them, with a written reason.</p>",
+            "reached, or a claim's text is not known: why is below){}.</p>",
             next_step,
         )
     if run.is_finished:

@@ -204,6 +204,20 @@ def test_the_story_page_says_the_checks_could_not_decide_why_and_when_they_run_a
 
 
 @pytest.mark.usefixtures("eager")
+def test_a_story_no_longer_waiting_on_its_checks_is_told_to_submit_again(client, stories, editor):
+    story = stories.good()
+    undecided_run(story)  # e.g. manage.py verify_story: a run, but no submission waiting on it
+    Story.objects.filter(pk=story.pk).update(status=Story.Status.DRAFT)
+    client.force_login(editor)
+
+    html = change_page(client, story)
+
+    assert "The checks could not decide" in html
+    assert "submit the story to check it again" in html
+    assert "they run again by themselves" not in html
+
+
+@pytest.mark.usefixtures("eager")
 def test_while_the_checks_run_again_the_page_keeps_the_reason_the_last_run_gave(client, stories, editor):
     story = stories.good()
     run = undecided_run(story)
