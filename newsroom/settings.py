@@ -250,6 +250,7 @@ CELERY_TASK_ROUTES = {
     "verification.tasks.publish_scheduled_task": {"queue": "verification"},
     "verification.tasks.fetch_manifests_task": {"queue": "manifests"},
     "webhooks.tasks.deliver_webhook_task": {"queue": "webhooks"},
+    "webhooks.tasks.requeue_webhook_deliveries": {"queue": "webhooks"},
 }
 # Time limits in seconds: the soft one raises inside the task, the hard one kills its process.
 # A verify task may fetch every cited manifest from the provider (timeouts and retries included).
@@ -273,6 +274,11 @@ WEBHOOK_TASK_TIME_LIMIT = envint("WEBHOOK_TASK_TIME_LIMIT", "60")
 # worker died); after VERIFY_RUN_MAX_ATTEMPTS claims a run is given up as "unknown".
 VERIFY_REQUEUE_AFTER_SECONDS = envint("VERIFY_REQUEUE_AFTER_SECONDS", "120")
 VERIFY_RUN_MAX_ATTEMPTS = envint("VERIFY_RUN_MAX_ATTEMPTS", "3")
+# A run that ends "unknown" (the provider down, a claim's text not known) leaves its story
+# submitted; the same sweep asks for a new run this long after it, the wait doubling with each
+# run of the same content that could not decide, up to VERIFY_UNKNOWN_RETRY_MAX_SECONDS.
+VERIFY_UNKNOWN_RETRY_SECONDS = envint("VERIFY_UNKNOWN_RETRY_SECONDS", "300")
+VERIFY_UNKNOWN_RETRY_MAX_SECONDS = envint("VERIFY_UNKNOWN_RETRY_MAX_SECONDS", "21600")
 CELERY_BEAT_SCHEDULE = {
     "requeue-pending-runs": {
         "task": "verification.tasks.requeue_pending_runs",
@@ -283,6 +289,12 @@ CELERY_BEAT_SCHEDULE = {
     "publish-scheduled-stories": {
         "task": "verification.tasks.publish_scheduled_task",
         "schedule": float(envint("SCHEDULE_EVERY_SECONDS", "60")),
+        "options": {"expires": 60},
+    },
+    # Webhook deliveries recorded while the broker was down (webhooks.tasks).
+    "requeue-webhook-deliveries": {
+        "task": "webhooks.tasks.requeue_webhook_deliveries",
+        "schedule": float(envint("WEBHOOK_REQUEUE_EVERY_SECONDS", "60")),
         "options": {"expires": 60},
     },
 }
@@ -393,6 +405,9 @@ WEBHOOK_TIMEOUT_SECONDS = envint("WEBHOOK_TIMEOUT_SECONDS", "10")
 WEBHOOK_MAX_RETRIES = envint("WEBHOOK_MAX_RETRIES", "8")
 WEBHOOK_RETRY_BACKOFF_SECONDS = envint("WEBHOOK_RETRY_BACKOFF_SECONDS", "30")
 WEBHOOK_RETRY_BACKOFF_MAX_SECONDS = envint("WEBHOOK_RETRY_BACKOFF_MAX_SECONDS", "3600")
+# A delivery recorded this long ago that no queued task holds (the broker was down) is queued
+# again by the beat sweep webhooks.tasks.requeue_webhook_deliveries.
+WEBHOOK_REQUEUE_AFTER_SECONDS = envint("WEBHOOK_REQUEUE_AFTER_SECONDS", "60")
 WEBHOOKS_ALLOW_LOOPBACK = envbool("WEBHOOKS_ALLOW_LOOPBACK", "false")
 if PRODUCTION and WEBHOOKS_ALLOW_LOOPBACK:
     raise ImproperlyConfigured("WEBHOOKS_ALLOW_LOOPBACK is for tests: it lets webhooks reach this machine")

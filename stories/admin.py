@@ -19,6 +19,7 @@ import nested_admin
 from django.conf import settings
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
 from django.db.models import F, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import path, reverse
@@ -29,6 +30,7 @@ from nested_admin.formsets import NestedInlineFormSet
 
 from manifests.models import Manifest
 from newsroom.admin import InUsersNewsroomsAdmin, SafeAutocompleteAdmin
+from newsroom.dberrors import unique_violation
 from newsroom.models import Beat, Newsroom
 from newsroom.pagecache import private_response
 from newsroom.roles import roles_of
@@ -349,6 +351,40 @@ class RevisionInline(nested_admin.NestedTabularInline):
         return False
 
 
+class LostRace(Exception):
+    """Another save took this story's id or address after the form was validated."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def _lost_race(error: IntegrityError, story: Story, form: Any) -> LostRace:
+    """The error for the field whose unique rule the database enforced; any other integrity
+    error is raised as it is."""
+    taken = unique_violation(error, Story)
+    if taken == ("desk_id",):
+        if form.picked_desk_id:
+            return LostRace(
+                "desk_id",
+                f"The next free id, {story.desk_id}, was taken a moment ago by a story saved at the same "
+                "time, so nothing was saved. Save again to be given the next one.",
+            )
+        return LostRace(
+            "desk_id",
+            f"Story id {story.desk_id} was taken a moment ago by a story saved at the same time, so nothing "
+            "was saved. Choose another id, or leave it empty to be given the next free one.",
+        )
+    if "slug" in taken:
+        return LostRace(
+            "slug",
+            f"The slug “{story.slug}” was taken for {story.dateline} a moment ago by a story saved at the "
+            "same time, so nothing was saved. Choose another slug.",
+        )
+    raise error
+
+
 @admin.register(Story)
 class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedModelAdmin):
     form = StoryForm
@@ -458,7 +494,30 @@ class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedM
         context = dict(extra_context or {})
         if story_pk is not None:
             context["preview_url"] = reverse("admin:stories_story_preview", args=[story_pk])
-        return super().changeform_view(request, object_id, form_url, context)
+        try:
+            return super().changeform_view(request, object_id, form_url, context)
+        except LostRace as lost:
+            # The admin's transaction is rolled back: nothing of this save was written. The page
+            # is shown again, the editor's input kept, with the error on its field (``get_form``).
+            request.story_lost_race = (lost.field, lost.message)
+            return super().changeform_view(request, object_id, form_url, context)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        lost_race = getattr(request, "story_lost_race", None)
+        if lost_race is not None:
+            form = type(form.__name__, (form,), {"lost_race": lost_race})
+        return form
+
+    def save_model(self, request, obj, form, change):
+        # Two editors may both pass the form's unique checks for the same id (or address) and
+        # save at once; the database lets one through. A savepoint, so the loser's refusal is
+        # an exception ``changeform_view`` turns into a form error, not a broken transaction.
+        try:
+            with transaction.atomic():
+                super().save_model(request, obj, form, change)
+        except IntegrityError as error:
+            raise _lost_race(error, obj, form) from None
 
     @admin.display(description="live version")
     def live_version_summary(self, story: Story) -> str:

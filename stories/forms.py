@@ -202,6 +202,12 @@ class StoryForm(forms.ModelForm):
     """The story's own fields: its id is the next free one when none is given, its dateline
     its edition's day when none is given, and its beat must be one of its newsroom's."""
 
+    # Set by the admin on the form of a page shown again because another save took this
+    # story's id or address between this form's validation and its insert: (field, message).
+    lost_race: tuple[str, str] | None = None
+    # Whether the id was picked here (none typed), so a lost race can say to save again.
+    picked_desk_id = False
+
     class Meta:
         model = Story
         fields = [
@@ -240,6 +246,10 @@ class StoryForm(forms.ModelForm):
         if "desk_id" in self.fields and not data.get("desk_id") and not self.instance.desk_id:
             data["desk_id"] = next_desk_id()
             self.instance.desk_id = data["desk_id"]
+            self.picked_desk_id = True
+        if self.lost_race is not None:
+            field, message = self.lost_race
+            self.add_error(field if field in self.fields else None, message)
         return data
 
 

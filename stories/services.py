@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from manifests.models import Manifest
+from newsroom.dberrors import unique_violation
 from newsroom.models import Beat, Newsroom, SiteText
 from newsroom.roles import may_publish, may_write
 
@@ -252,6 +253,21 @@ def _refuse_moving_a_live_address(story: Story, document: dict[str, Any]) -> Non
         )
 
 
+def _lost_race(error: IntegrityError, *, desk_id: int, slug: str, dateline: date) -> desk.Problem:
+    """The problem to report when another writer took this story's id or address between the
+    checks above and the insert (both passed them; the database let one through)."""
+    taken = unique_violation(error, Story)
+    if taken == ("desk_id",):
+        return desk.Problem(
+            "id",
+            f"story {desk_id} was created by someone else a moment ago, while this one was being written; "
+            "nothing of this document was written: send it again to update that story, or give it another id",
+        )
+    if "slug" in taken:
+        return desk.Problem("slug", f"{slug!r} is already used on {dateline}")
+    raise error
+
+
 def story_import_desk(
     *,
     document: Any,
@@ -323,12 +339,13 @@ def story_import_desk(
         story.omitted_keys = [key for key in desk.OPTIONAL_LIST_KEYS if key not in document]
         _pin_site_texts(story, site_texts)
         try:
-            # A savepoint, so a lost race for the slug is reported like any other problem.
+            # A savepoint, so a lost race for the id or the address is reported like any other
+            # problem, and the outer block rolls back everything written before it.
             with transaction.atomic():
                 story.save()
-        except IntegrityError:
+        except IntegrityError as error:
             raise desk.DeskError(
-                [desk.Problem("slug", f"{document['slug']!r} is already used on {dateline}")]
+                [_lost_race(error, desk_id=desk_id, slug=document["slug"], dateline=dateline)]
             ) from None
         if not created:
             _delete_parts(story)

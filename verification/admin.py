@@ -19,11 +19,13 @@ from django.utils.timesince import timesince
 
 import stories.admin  # noqa: F401  (registers StoryAdmin, which is extended below)
 from newsroom.admin import InUsersNewsroomsAdmin
+from newsroom.usertime import format_when
 from stories.history_admin import EditVersionLockAdminMixin, StoryHistoryAdminMixin
 from stories.models import Story
 from stories.paths import describe_path
 
 from . import desk_admin  # noqa: F401  (registers the editions' and manifests' desk pages)
+from .gate import run_problems
 from .models import VerificationRun
 from .workflow_admin import StoryWorkflowAdminMixin
 
@@ -79,7 +81,7 @@ class VerificationRunAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["story", "status_badge", "content_hash", "is_current"]}),
         ("Checks", {"fields": ["checks_display"]}),
-        ("Timing", {"fields": ["queued_at", "started_at", "finished_at", "duration", "attempts"]}),
+        ("Timing", {"fields": ["queued_at", "started_at", "finished_at", "duration", "attempts", "retry_at"]}),
         ("Started by", {"fields": ["started_by", "started_by_user"]}),
         ("Editor's override", {"fields": ["override_reason", "overridden_by", "overridden_at"]}),
     ]
@@ -94,6 +96,7 @@ class VerificationRunAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
         "finished_at",
         "duration",
         "attempts",
+        "retry_at",
         "started_by",
         "started_by_user",
         "override_reason",
@@ -131,6 +134,44 @@ class VerificationRunAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
         return "—" if run.duration_ms is None else f"{run.duration_ms:.0f} ms"
 
 
+def undecided_note(story: Story, run: VerificationRun) -> SafeString | str:
+    """Say so when the checks could not decide the story's content, why, and what happens next.
+
+    A run that ended unknown is no verdict: its story stays submitted and the beat sweep runs the
+    checks again at the run's ``retry_at``; while that new run works, the reasons the last one
+    gave stay in view.
+    """
+    if run.status == VerificationRun.Status.UNKNOWN:
+        if story.status in (Story.Status.PUBLISHED, Story.Status.RETRACTED):
+            # A re-check of a live story: the live version's flag says what it means for readers.
+            next_step = ""
+        elif run.retry_at is not None and story.status == Story.Status.SUBMITTED:
+            next_step = (
+                f"; they run again by themselves at {format_when(run.retry_at)}. A chief may also publish "
+                "overriding them, with a written reason"
+            )
+        else:
+            next_step = "; submit the story to check it again"
+        return format_html(
+            '<p class="desk-undecided"><strong>The checks could not decide</strong> (a source could not be '
+            "reached, or a claim's text is not known: why is below){}.</p>",
+            next_step,
+        )
+    if run.is_finished:
+        return ""
+    previous = VerificationRun.objects.for_content(story).finished().exclude(pk=run.pk).first()
+    if previous is None or previous.status != VerificationRun.Status.UNKNOWN:
+        return ""
+    return format_html(
+        '<p class="desk-undecided"><strong>Checking again</strong>: <a href="{}">run {}</a> could not '
+        "decide ({} ago): {}</p>",
+        reverse("admin:verification_verificationrun_change", args=[previous.pk]),
+        previous.pk,
+        timesince(previous.finished_at or previous.queued_at, timezone.now()),
+        "; ".join(run_problems(previous)) or "no reason was recorded",
+    )
+
+
 def verification_summary(story: Story) -> SafeString:
     """The latest run for the story's content (or, marked stale, the latest run of any content)."""
     if story.pk is None:
@@ -155,7 +196,8 @@ def verification_summary(story: Story) -> SafeString:
             run.override_reason,
         )
     return format_html(
-        '<p class="desk-run">{}{} — <a href="{}">run {}</a>, {} ago ({} UTC) by {} · <a href="{}">all runs</a></p>{}{}',
+        '<p class="desk-run">{}{} — <a href="{}">run {}</a>, {} ago ({} UTC) by {} · <a href="{}">all runs</a></p>'
+        "{}{}{}",
         _badge(run.status),
         note,
         run_url,
@@ -164,6 +206,7 @@ def verification_summary(story: Story) -> SafeString:
         f"{run.queued_at:%Y-%m-%d %H:%M}",
         run.started_by,
         runs_url,
+        undecided_note(story, run),
         override,
         checks_html(run),
     )
@@ -182,6 +225,15 @@ class StoryAdmin(StoryHistoryAdminMixin, EditVersionLockAdminMixin, StoryWorkflo
         run = VerificationRun.objects.filter(story_id=story_pk).order_by("-queued_at", "-pk").first()
         if run is None:
             return []
+        if not run.is_finished:
+            # Checking the same content again (its last run could not decide): that run's
+            # reasons stay beside their parts until the new one has its own.
+            run = (
+                VerificationRun.objects.filter(story_id=story_pk, content_hash=run.content_hash)
+                .finished()
+                .order_by("-queued_at", "-pk")
+                .first()
+            ) or run
         return [
             (problem["at"], problem["message"])
             for check in run.checks

@@ -6,7 +6,9 @@ story's newsroom gives a written reason (kept on the run). An edit
 changes the story's content hash, so a run checked before the edit no longer counts.
 
 ``story_apply_verdict`` moves a submitted story to verified or failed when its run finishes,
-and publishes it through the gate when its newsroom publishes automatically. Both are safe to
+and publishes it through the gate when its newsroom publishes automatically. A run that could
+not decide (``unknown``: the provider down, a claim's text not known) is no verdict on the story:
+it stays submitted, and the run gets the time at which the beat sweep asks again. Both are safe to
 call again with the same run (a redelivered task does): every state change is an atomic claim
 ``filter(pk=..., status__in=...).update(...)`` that acts only when one row changed.
 
@@ -238,6 +240,8 @@ def _publish(
 def story_apply_verdict(*, run: VerificationRun) -> Story:
     """After a run finished: its submitted story becomes verified or failed, or is auto-published.
 
+    A run that ended ``unknown`` leaves the story submitted and sets the run's ``retry_at``,
+    when ``verification.tasks.requeue_pending_runs`` asks for the checks again.
     Idempotent: calling it again with the same run changes nothing more. A run that is not the
     newest for its story's current content is ignored; if the story was edited after it was
     submitted, it goes back to draft, to be submitted again.
@@ -255,6 +259,16 @@ def story_apply_verdict(*, run: VerificationRun) -> Story:
         return Story.objects.get(pk=story.pk)
     newest = VerificationRun.objects.current_for(story)
     if newest is not None and newest.pk != run.pk:
+        return story
+    if run.status == VerificationRun.Status.UNKNOWN:
+        # The checks could not decide, which says nothing against the story: it stays submitted.
+        # Set once (a redelivered task must not push the retry further away).
+        if (
+            run.retry_at is None
+            and story.status == Story.Status.SUBMITTED
+            and VerificationRun.objects.filter(pk=run.pk, retry_at__isnull=True).update(retry_at=run.next_retry_at())
+        ):
+            logger.info("story %s: run %s could not decide; the checks run again later", story.pk, run.pk)
         return story
     passed = run.status == VerificationRun.Status.PASSED
     Story.objects.filter(pk=story.pk, status=Story.Status.SUBMITTED, content_hash=run.content_hash).update(

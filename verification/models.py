@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from stories.models import Story
@@ -59,6 +59,23 @@ class VerificationRunQuerySet(models.QuerySet):
             .filter(status__in=[VerificationRun.Status.PASSED, VerificationRun.Status.FAILED])
             .order_by("-queued_at", "-pk")
             .first()
+        )
+
+    def retry_due(self, now: datetime) -> VerificationRunQuerySet:
+        """Runs that could not decide whose retry time has come, while their story still waits on
+        them: submitted, holding the content they checked, and no newer run asked for since."""
+        newer = VerificationRun.objects.filter(story=OuterRef("story")).filter(
+            Q(queued_at__gt=OuterRef("queued_at")) | Q(queued_at=OuterRef("queued_at"), pk__gt=OuterRef("pk"))
+        )
+        return (
+            self.filter(
+                status=VerificationRun.Status.UNKNOWN,
+                retry_at__lte=now,
+                story__status=Story.Status.SUBMITTED,
+                story__content_hash=F("content_hash"),
+            )
+            .exclude(Exists(newer))
+            .order_by("retry_at", "pk")
         )
 
     def claimable(self, now: datetime | None = None) -> VerificationRunQuerySet:
@@ -109,6 +126,15 @@ class VerificationRun(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     overridden_at = models.DateTimeField(null=True, blank=True)
+    # A run that could not decide leaves its story submitted; the beat sweep asks for a new run
+    # for the same content at this time (``verification.gate.story_apply_verdict`` sets it, the
+    # sweep clears it when it asks).
+    retry_at = models.DateTimeField(
+        "checks run again at",
+        null=True,
+        blank=True,
+        help_text="Set while the story waits on a run that could not decide.",
+    )
 
     objects = VerificationRunQuerySet.as_manager()
 
@@ -151,6 +177,25 @@ class VerificationRun(models.Model):
         if self.started_at is None or self.finished_at is None:
             return None
         return (self.finished_at - self.started_at).total_seconds() * 1000
+
+    def next_retry_at(self) -> datetime:
+        """When to ask again for the content this run could not decide.
+
+        VERIFY_UNKNOWN_RETRY_SECONDS after the run ended, doubling with each run of the same
+        content that could not decide, up to VERIFY_UNKNOWN_RETRY_MAX_SECONDS: a provider down
+        for an hour is asked a handful of times, one down for days a few times a day.
+        """
+        undecided = (
+            VerificationRun.objects.filter(
+                story_id=self.story_id, content_hash=self.content_hash, status=self.Status.UNKNOWN
+            ).count()
+            or 1
+        )
+        delay = min(
+            settings.VERIFY_UNKNOWN_RETRY_SECONDS * 2 ** min(undecided - 1, 20),
+            settings.VERIFY_UNKNOWN_RETRY_MAX_SECONDS,
+        )
+        return (self.finished_at or timezone.now()) + timedelta(seconds=delay)
 
     def check_result(self, name: str) -> dict[str, Any] | None:
         return next((check for check in self.checks if check["name"] == name), None)

@@ -63,6 +63,24 @@ def verification_run_request(
         return runs.for_content(story).unfinished().get()
 
 
+RETRY_STARTED_BY = "retry: the last run could not decide"
+
+
+def verification_run_retry(*, run: VerificationRun) -> VerificationRun | None:
+    """Ask again for the content a run could not decide, once its ``retry_at`` has come.
+
+    Returns the pending run to queue (a new one: an ``unknown`` run is never reused), or None if
+    another sweep took this retry already. The claim clears ``retry_at``, so of two sweeps one
+    asks; the new run is recorded in the same transaction.
+    """
+    if run.retry_at is None:
+        return None
+    with transaction.atomic():
+        if not VerificationRun.objects.filter(pk=run.pk, retry_at=run.retry_at).update(retry_at=None):
+            return None
+        return verification_run_request(story=run.story, started_by=RETRY_STARTED_BY)
+
+
 def _claim(run_id: int) -> VerificationRun | None:
     """Take the run for this worker, or None if another worker has it or it is finished.
 

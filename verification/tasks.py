@@ -35,7 +35,7 @@ from stories.services import version_rerender
 from .gate import story_apply_verdict
 from .models import CheckStatus, VerificationRun
 from .schedule import publish_due_stories
-from .services import live_version_recheck, verification_run_execute
+from .services import live_version_recheck, verification_run_execute, verification_run_retry
 
 logger = logging.getLogger(__name__)
 
@@ -200,7 +200,7 @@ def _give_up(run: VerificationRun, now: Any) -> bool:
     """End a run that kept losing its worker as unknown, so an editor can act on it."""
     message = (
         f"the checks were started {run.attempts} times and never finished (each time the worker "
-        "died or ran out of time); submit the story again, or an editor may override"
+        "died or ran out of time); they are tried again later, or a chief may override"
     )
     checks = [{"name": "run", "status": str(CheckStatus.UNKNOWN), "problems": [{"at": "$", "message": message}]}]
     lease = timedelta(seconds=settings.VERIFY_RUN_LEASE_SECONDS)
@@ -223,12 +223,14 @@ def requeue_pending_runs() -> dict[str, int]:
     Runs pending longer than VERIFY_REQUEUE_AFTER_SECONDS (submitted while the broker was
     down, or their message lost) and runs still running past their lease (their worker died)
     are queued again; a run claimed VERIFY_RUN_MAX_ATTEMPTS times is given up as unknown. A
-    submitted story whose run finished without its verdict applied gets it applied.
+    submitted story whose run finished without its verdict applied gets it applied. A submitted
+    story whose checks could not decide (its run ended unknown) is checked again by a new run
+    once that run's ``retry_at`` has come.
     """
     now = timezone.now()
     lease = timedelta(seconds=settings.VERIFY_RUN_LEASE_SECONDS)
     waited = timedelta(seconds=settings.VERIFY_REQUEUE_AFTER_SECONDS)
-    counts = {"queued": 0, "given_up": 0, "not_queued": 0, "verdicts": 0}
+    counts = {"queued": 0, "given_up": 0, "not_queued": 0, "verdicts": 0, "retried": 0}
     stalled = VerificationRun.objects.filter(
         Q(status=VerificationRun.Status.PENDING, queued_at__lt=now - waited)
         | Q(status=VerificationRun.Status.RUNNING, started_at__lt=now - lease)
@@ -254,6 +256,16 @@ def requeue_pending_runs() -> dict[str, int]:
             before = story.status
             if story_apply_verdict(run=run).status != before:
                 counts["verdicts"] += 1
+    # Runs that could not decide: their story waits, submitted, for a run that can. A new
+    # pending run the broker cannot take now is queued by a later sweep, like any pending run.
+    for run in VerificationRun.objects.retry_due(now).select_related("story")[:SWEEP_BATCH]:
+        retry = verification_run_retry(run=run)
+        if retry is None or retry.is_finished:
+            continue
+        counts["retried"] += 1
+        if not enqueue_verification(retry.pk):
+            counts["not_queued"] += 1
+            break
     if any(counts.values()):
         logger.info("requeue_pending_runs: %s", counts)
     return counts

@@ -1,6 +1,8 @@
 """The story workflow, for admin, API and commands: one function for each step.
 
 draft → submitted (checks queued) → verified | failed → published → corrected / retracted.
+A run that could not decide (``unknown``) leaves the story submitted; the beat sweep runs its
+checks again later (``verification.gate.story_apply_verdict``).
 
 - ``story_submit`` records the submission and a pending run, and queues the checks after commit.
 - ``story_publish`` is the gate (``verification.gate``): passed checks for the current content,

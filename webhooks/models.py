@@ -4,9 +4,12 @@ retractions, and the log of every delivery."""
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 from .guard import UnsafeURL, target
@@ -58,6 +61,21 @@ class Webhook(models.Model):
             raise ValidationError({"url": f"The URL {error}."}) from None
 
 
+class WebhookDeliveryQuerySet(models.QuerySet):
+    def stranded(self, *, now: datetime) -> WebhookDeliveryQuerySet:
+        """Deliveries still to be sent that no task will send, for WEBHOOK_REQUEUE_AFTER_SECONDS:
+        none was queued (the broker was down when they were recorded, or when their next
+        attempt was to be queued), or an attempt was left unfinished (its task ended without
+        freeing its claim) past the task's hard time limit, when it can no longer be running."""
+        grace = timedelta(seconds=settings.WEBHOOK_REQUEUE_AFTER_SECONDS)
+        lease = timedelta(seconds=settings.WEBHOOK_TASK_TIME_LIMIT)
+        return (
+            self.filter(status=WebhookDelivery.Status.PENDING)
+            .filter(Q(queued_at__isnull=True, created_at__lt=now - grace) | Q(sending_since__lt=now - lease - grace))
+            .order_by("created_at", "pk")
+        )
+
+
 class WebhookDelivery(models.Model):
     """One event sent (or being sent) to one webhook: the delivery log."""
 
@@ -78,6 +96,15 @@ class WebhookDelivery(models.Model):
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
+    # When the broker took a task for this delivery; empty while none holds it (the broker was
+    # down), which is what the beat sweep looks for.
+    queued_at = models.DateTimeField(null=True, blank=True)
+    # Set while a worker is making an attempt (claimed atomically, so a delivery queued twice is
+    # sent by one worker at a time); an attempt left by a dead worker is taken over after the
+    # task's hard time limit.
+    sending_since = models.DateTimeField(null=True, blank=True)
+
+    objects = WebhookDeliveryQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-pk"]

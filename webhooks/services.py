@@ -8,6 +8,7 @@ replayed later.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import http.client
@@ -17,10 +18,12 @@ import socket
 import ssl
 import time
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import F
+from django.db import DatabaseError
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -128,14 +131,36 @@ def post(url: str, *, body: bytes, headers: dict[str, str]) -> Answer:
         connection.close()
 
 
+IN_FLIGHT = "in_flight"
+
+
+def _claim_attempt(delivery_id: int, now: datetime) -> bool:
+    """Take the next attempt at a pending delivery for this worker: one UPDATE with the state in
+    its WHERE clause, so of two tasks for one delivery (queued twice) one sends and the other
+    finds it taken. An attempt whose worker died is taken over after the task's hard time limit,
+    past which no attempt can still be running."""
+    lease = timedelta(seconds=settings.WEBHOOK_TASK_TIME_LIMIT)
+    return bool(
+        WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING)
+        .filter(Q(sending_since__isnull=True) | Q(sending_since__lt=now - lease))
+        .update(sending_since=now, attempts=F("attempts") + 1, last_attempt_at=now)
+    )
+
+
 def webhook_deliver(*, delivery_id: int, final: bool) -> str:
     """One attempt at a delivery: ``delivered``, ``failed`` (given up, or the URL is refused),
-    ``retry`` (try again later) or the status it already had."""
-    delivery = WebhookDelivery.objects.select_related("webhook").filter(pk=delivery_id).first()
-    if delivery is None or delivery.status != WebhookDelivery.Status.PENDING:
-        return delivery.status if delivery is not None else "missing"
+    ``retry`` (try again later), ``in_flight`` (another worker is making an attempt right now)
+    or the status it already had. A delivery queued twice is never sent twice: a delivered one
+    is not sent again, and two attempts never run at once."""
     now = timezone.now()
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(attempts=F("attempts") + 1, last_attempt_at=now)
+    if not _claim_attempt(delivery_id, now):
+        status = WebhookDelivery.objects.filter(pk=delivery_id).values_list("status", flat=True).first()
+        if status is None:
+            return "missing"
+        return IN_FLIGHT if status == WebhookDelivery.Status.PENDING else status
+    delivery = WebhookDelivery.objects.select_related("webhook").get(pk=delivery_id)
+    # What this attempt records, only while it still holds the claim.
+    mine = WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING, sending_since=now)
     body = delivery.payload.encode()
     headers = {
         "Content-Type": "application/json",
@@ -152,20 +177,28 @@ def webhook_deliver(*, delivery_id: int, final: bool) -> str:
         error, final = f"refused: the URL {refusal}", True
     except (OSError, http.client.HTTPException) as failure:
         error = f"{type(failure).__name__}: {failure}"
+    except BaseException:
+        # An attempt cut short (a soft time limit): free the claim for the next one. Should
+        # that fail too, the beat sweep finds the claim left over once it has run out.
+        with contextlib.suppress(DatabaseError):
+            mine.update(sending_since=None)
+        raise
     else:
         status_code = answer.status
         if 200 <= answer.status < 300:
-            WebhookDelivery.objects.filter(pk=delivery.pk, status=WebhookDelivery.Status.PENDING).update(
+            mine.update(
                 status=WebhookDelivery.Status.DELIVERED,
                 last_status_code=answer.status,
                 last_error="",
                 delivered_at=timezone.now(),
+                sending_since=None,
             )
             return WebhookDelivery.Status.DELIVERED
         error = f"answered {answer.status}: {answer.text[:500]}"
-    WebhookDelivery.objects.filter(pk=delivery.pk, status=WebhookDelivery.Status.PENDING).update(
+    mine.update(
         last_status_code=status_code,
         last_error=error,
+        sending_since=None,
         **({"status": WebhookDelivery.Status.FAILED} if final else {}),
     )
     if final:

@@ -6,24 +6,28 @@ provider did; nothing is published. The provider is a real HTTP server on 127.0.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from stories.models import PublishedVersion, Story
-from tests.provider_server import ProviderServer, Reply
+from tests.provider_server import ProviderServer, Reply, manifest_payload
 from verification.models import VerificationRun
+from verification.services import RETRY_STARTED_BY
+from verification.tasks import requeue_pending_runs
 from verification.workflow import story_submit
 
 pytestmark = pytest.mark.django_db
 
 MANIFEST = "1795000000000000001"  # in no store: the checks must ask the provider for it
 CLAIM = "1796000000000000001"
+CLAIM_TEXT = "The harbour authority began dredging the ferry terminal and installed new tide gauges this week."
 
 
 @pytest.fixture
 def story(stories, auto_publish) -> Story:
     """A story that would pass and be published at once, citing a manifest only the provider has."""
-    claim = "The harbour authority began dredging the ferry terminal and installed new tide gauges this week."
-    return stories._import(number=9_500, manifest_id=MANIFEST, claim_ids=[CLAIM], text=claim)
+    return stories._import(number=9_500, manifest_id=MANIFEST, claim_ids=[CLAIM], text=CLAIM_TEXT)
 
 
 def down_refusing(settings, provider) -> str:
@@ -75,3 +79,34 @@ def test_a_story_checked_while_the_provider_is_down_ends_unknown_with_the_reason
     story.refresh_from_db()
     assert story.status != Story.Status.PUBLISHED
     assert not PublishedVersion.objects.filter(story=story).exists()
+
+
+def test_a_story_checked_while_the_provider_is_down_stays_submitted_and_is_checked_again_once_it_is_back(
+    story, provider, eager, settings, django_capture_on_commit_callbacks, time_machine
+):
+    settings.MANIFEST_PROVIDER_MAX_RETRIES = 0
+    settings.VERIFY_UNKNOWN_RETRY_SECONDS = 300
+    provider.always(503)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        undecided = story_submit(story=story, actor="drill")
+
+    undecided.refresh_from_db()
+    assert undecided.status == VerificationRun.Status.UNKNOWN
+    # Could not decide is no failure: the story waits, submitted, and is not published.
+    assert Story.objects.get(pk=story.pk).status == Story.Status.SUBMITTED
+    assert undecided.retry_at == undecided.finished_at + timedelta(seconds=300)
+    assert requeue_pending_runs()["retried"] == 0
+
+    # The provider is back; at the retry time the beat sweep runs the checks again.
+    provider.always(None)
+    claim = {"claim_id": CLAIM, "text": CLAIM_TEXT, "type": "fact", "confidence": 0.9}
+    provider.add_manifest(manifest_payload(MANIFEST, claims=[claim]))
+    time_machine.move_to(undecided.retry_at + timedelta(seconds=1))
+
+    assert requeue_pending_runs()["retried"] == 1
+
+    retry = VerificationRun.objects.latest_for(story)
+    assert (retry.started_by, retry.status) == (RETRY_STARTED_BY, VerificationRun.Status.PASSED)
+    assert Story.objects.get(pk=story.pk).status == Story.Status.PUBLISHED  # its newsroom auto-publishes
+    assert PublishedVersion.objects.filter(story=story).count() == 1

@@ -56,7 +56,7 @@ def test_a_submission_while_the_broker_is_down_is_saved_pending_and_the_sweep_qu
 
     # The broker is still down: the sweep tries, keeps the run pending, and says so.
     settings.VERIFY_REQUEUE_AFTER_SECONDS = 0
-    assert requeue_pending_runs() == {"queued": 0, "given_up": 0, "not_queued": 1, "verdicts": 0}
+    assert requeue_pending_runs() == {"queued": 0, "given_up": 0, "not_queued": 1, "verdicts": 0, "retried": 0}
     run.refresh_from_db()
     assert run.status == VerificationRun.Status.PENDING
 
@@ -215,7 +215,9 @@ def test_the_sweep_gives_up_a_run_that_keeps_losing_its_worker(stories, eager, s
     run.refresh_from_db()
     assert run.status == VerificationRun.Status.UNKNOWN
     assert "started 3 times and never finished" in run.checks[0]["problems"][0]["message"]
-    assert Story.objects.get(pk=story.pk).status == Story.Status.FAILED
+    # Could not decide is no verdict: the story waits, submitted, for the checks to be tried again.
+    assert Story.objects.get(pk=story.pk).status == Story.Status.SUBMITTED
+    assert run.retry_at is not None
 
 
 def test_the_sweep_applies_a_verdict_its_worker_died_before_applying(stories, eager, settings):

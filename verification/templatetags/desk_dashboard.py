@@ -7,11 +7,12 @@ from datetime import timedelta
 from typing import Any
 
 from django import template
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
 from stories.models import Story
+from verification.models import VerificationRun
 
 register = template.Library()
 
@@ -35,16 +36,28 @@ def _tile(title: str, help: str, stories: QuerySet, url: str) -> Tile:
 
 
 def dashboard_tiles(user: Any) -> list[Tile]:
-    """Failed checks, verified and waiting, scheduled, drafts older than a day: a few queries
-    whatever the number of stories."""
+    """Failed checks, checks that could not decide, verified and waiting, scheduled, drafts older
+    than a day: a few queries whatever the number of stories."""
     mine = Story.objects.for_user(user).order_by("-updated_at")
     changelist = reverse("admin:stories_story_changelist")
+    # Submitted, and a run of exactly this content ended unknown: had one decided, the story
+    # would be verified or failed.
+    undecided = VerificationRun.objects.filter(
+        story=OuterRef("pk"), content_hash=OuterRef("content_hash"), status=VerificationRun.Status.UNKNOWN
+    )
     return [
         _tile(
             "Checks failed",
             "Fix what the checks found, then submit again.",
             mine.filter(status=Story.Status.FAILED),
             f"{changelist}?status__exact={Story.Status.FAILED}",
+        ),
+        _tile(
+            "Checks could not decide",
+            "A source could not be reached or a claim's text is not known: the checks run again by "
+            "themselves; a chief may override them with a reason.",
+            mine.filter(Exists(undecided), status=Story.Status.SUBMITTED),
+            f"{changelist}?status__exact={Story.Status.SUBMITTED}",
         ),
         _tile(
             "Verified, waiting to be published",

@@ -2,7 +2,8 @@
 
 It lives with the workflow rather than with the stories because publishing goes through the
 checks: a document with ``published_at`` is submitted, and is published when its checks pass
-and its newsroom publishes automatically; otherwise it waits, verified or failed, for an editor.
+and its newsroom publishes automatically; otherwise it waits, verified or failed, for an editor
+(or submitted, while the checks could not decide: the beat sweep runs them again).
 """
 
 from django.conf import settings
@@ -84,9 +85,19 @@ class Command(BaseCommand):
             if story.is_public and not story.has_unpublished_changes:
                 return story
             run = story_submit(story=story, actor=ACTOR)
+            # With eager tasks the checks ran when the submission committed: read their outcome.
+            run.refresh_from_db()
             if run.is_finished and run.status != run.Status.PASSED:
                 problems = "; ".join(run_problems(run))
-                self.stderr.write(f"story {story.desk_id}: imported, not published: checks {run.status}: {problems}")
+                if run.status == run.Status.UNKNOWN:
+                    self.stderr.write(
+                        f"story {story.desk_id}: imported, not published yet: the checks could not decide "
+                        f"({problems}); it stays submitted and they run again by themselves"
+                    )
+                else:
+                    self.stderr.write(
+                        f"story {story.desk_id}: imported, not published: checks {run.status}: {problems}"
+                    )
         except WorkflowError as refusal:
             self.stderr.write(f"story {story.desk_id}: imported, not published: {refusal.message}")
         return Story.objects.get(pk=story.pk)
