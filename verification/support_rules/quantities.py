@@ -764,7 +764,8 @@ def _quantifier_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
 
 def _points_as_percent_reasons(passage: str, claims: Sequence[Cited], claim_values: set[Decimal]) -> list[str]:
     """'rose by 5.8 percent' where a claim has it rise from 68.5% to 74.3%: the gap between two
-    percentages is in percentage points; in percent the rise is 8.5%."""
+    percentages is in percentage points; in percent the rise is 8.5%. The two percentages may
+    be in two claims ('A scored 46%', 'B scored 36%': B trails by 10 points, not 10%)."""
     reasons: list[str] = []
     for figure in _figures(passage):
         if _unit(figure) != "percent" or figure.value in claim_values:
@@ -772,22 +773,41 @@ def _points_as_percent_reasons(passage: str, claims: Sequence[Cited], claim_valu
         quantum = Decimal(1).scaleb(min(figure.value.normalize().as_tuple().exponent, 0))
         if any(abs(value - figure.value) <= quantum / 2 for value in claim_values):
             continue  # 'about 5%' rounds a claim's own 5.07%
-        for cited in claims:
-            percents = [other for other in _figures(cited.clause.text) if _unit(other) == "percent" and other.value]
-            if len(percents) > 4:
-                continue  # a table of shares, not a before and after
-            for first, second in itertools.combinations(percents, 2):
-                gap = abs(second.value - first.value)
-                relative = {gap * 100 / first.value, gap * 100 / second.value}
-                if gap.quantize(quantum) != figure.value or any(
-                    change.quantize(quantum, rounding=ROUND_HALF_UP) == figure.value for change in relative
-                ):
-                    continue
-                reasons.append(
-                    f"quantity: the paragraph says '{figure}'; {cited.label} says '{first}' and '{second}', "
-                    f"{gap.normalize()} percentage points apart: a percentage point is not a percent"
-                )
+        for (first_claim, first), (second_claim, second) in _percent_pairs(claims):
+            gap = abs(second.value - first.value)
+            relative = {gap * 100 / first.value, gap * 100 / second.value}
+            if gap.quantize(quantum) != figure.value or any(
+                change.quantize(quantum, rounding=ROUND_HALF_UP) == figure.value for change in relative
+            ):
+                continue
+            where = f"{first_claim.label} says '{first}' and " + (
+                f"'{second}'" if second_claim is first_claim else f"{second_claim.label} '{second}'"
+            )
+            reasons.append(
+                f"quantity: the paragraph says '{figure}'; {where}, {gap.normalize()} percentage points apart: "
+                "a percentage point is not a percent"
+            )
     return list(dict.fromkeys(reasons))
+
+
+# More percentages than this, in a claim or in the claims together, are a table of shares, not
+# a before and after.
+_MOST_PERCENTS_FOR_GAPS = 4
+
+
+def _percent_pairs(claims: Sequence[Cited]) -> list[tuple[tuple[Cited, lex.Figure], tuple[Cited, lex.Figure]]]:
+    """Pairs of percentages whose gap is a change in points: two of one claim, or of two claims."""
+    percents = [
+        [(cited, other) for other in _figures(cited.clause.text) if _unit(other) == "percent" and other.value]
+        for cited in claims
+    ]
+    pairs = [
+        pair for group in percents if len(group) <= _MOST_PERCENTS_FOR_GAPS for pair in itertools.combinations(group, 2)
+    ]
+    pooled = [item for group in percents for item in group]
+    if len(pooled) <= _MOST_PERCENTS_FOR_GAPS:
+        pairs += [(first, second) for first, second in itertools.combinations(pooled, 2) if first[0] is not second[0]]
+    return pairs
 
 
 # Movements by value ------------------------------------------------------------------------

@@ -1,0 +1,39 @@
+"""Figures, quantities and dates, round 3: what a reporter computes from figures in several
+cited claims, a value a claim's words imply, a share's complement and what a share of a count
+comes to, ratios in words, spans between the claims' dates, and months that make a quarter;
+and the changes those readings must still catch.
+
+Each case is a list of claims, a paraphrase they back, and the paraphrase changed, which must
+fail with a reason of the expected kind. The sentences are invented, not taken from the
+labelled sets.
+"""
+
+import pytest
+
+from tests.verification.twins import assert_twin_passes_and_change_is_caught
+
+FIGURES = "is in none of the cited claims"
+
+TWINS = [
+    # The gap between figures of two claims, in points.
+    (
+        ["The Harlow team's model scored 81.4% on the bar exam.", "The Ostend team's model scored 74.9% on it."],
+        "On the bar exam, the Harlow team's model scored 81.4%, 6.5 points above the Ostend team's model.",
+        "On the bar exam, the Harlow team's model scored 81.4%, 7.5 points above the Ostend team's model.",
+        FIGURES,
+    ),
+    # ... which is points, not percent, across claims as within one.
+    (
+        ["The Harlow team's model scored 81.4% on the bar exam.", "The Ostend team's model scored 74.9% on it."],
+        "On the bar exam, the Harlow team's model scored 81.4%, 6.5 points above the Ostend team's model.",
+        "On the bar exam, the Harlow team's model scored 81.4%, 6.5% above the Ostend team's model.",
+        "percentage point",
+    ),
+]
+
+
+@pytest.mark.parametrize(("claims", "supported", "changed", "said"), TWINS)
+def test_reading_backs_the_paraphrase_and_catches_the_change(
+    claims: list[str], supported: str, changed: str, said: str
+) -> None:
+    assert_twin_passes_and_change_is_caught(claims, supported, changed, said)
