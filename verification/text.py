@@ -559,11 +559,7 @@ def implied_values(text: str) -> set[Decimal]:
         values.add(Decimal(match.group(1)))  # '10am': the passage's '10 a.m.'
     values |= differences(text)
     values |= list_counts(text)
-    multiplier = _MULTIPLIED.search(text)
-    if multiplier:
-        # 'doubled its workforce to 800' says it was 400 before.
-        factor = _FACTORS[multiplier.group(1).lower()]
-        values |= {_normal(figure.value / factor) for figure in digit_figures(text) if figure.value}
+    values |= _multiplied_from(text)
     for match in _BASIS_POINTS.finditer(text):
         values.add((Decimal(match.group(1)) / 100).normalize())  # 50 basis points: 0.5 points
     return values
@@ -645,8 +641,48 @@ def list_counts(text: str) -> set[Decimal]:
     return {Decimal(count) for match in _LIST.finditer(text) for count in range(3, match.group().count(",") + 2)}
 
 
-_FACTORS = {"doubled": Decimal(2), "tripled": Decimal(3), "quadrupled": Decimal(4), "halved": Decimal("0.5")}
-_MULTIPLIED = re.compile(r"\b(doubled|tripled|quadrupled|halved)\b", re.IGNORECASE)
+_FACTORS = {
+    **dict.fromkeys(("doubled", "doubles", "double", "doubling", "twice", "twofold"), Decimal(2)),
+    **dict.fromkeys(("tripled", "triples", "triple", "tripling", "threefold"), Decimal(3)),
+    **dict.fromkeys(("quadrupled", "quadruples", "quadruple", "fourfold"), Decimal(4)),
+    **{f"{word}fold": Decimal(value) for value, word in enumerate(("five", "six", "seven", "eight", "nine", "ten"), 5)},
+    **dict.fromkeys(("halved", "halves", "halving"), Decimal("0.5")),
+}
+_TIMES_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+# A factor a text states in words or as 'N times' ('doubled', 'double its August volume', 'three
+# times the 2024 figure'); 'double-digit', 'twice a year' state none.
+_MULTIPLIED = re.compile(
+    r"\b(?:(?P<word>"
+    + "|".join(sorted(_FACTORS, key=len, reverse=True))
+    + r")|(?P<n>\d+(?:\.\d+)?|"
+    + "|".join(_TIMES_WORDS)
+    + r")[\s-]*(?:times|x)(?!\w))(?![\s-]+(?:digits?|a\s+(?:day|week|month|year)|daily|weekly|monthly|yearly)\b)",
+    re.IGNORECASE,
+)
+
+
+def _multiplied_from(text: str) -> set[Decimal]:
+    """The value a factor a text states sets its figure against: 'doubled its workforce to 800'
+    says it was 400 before, '48,000 claims, double its August volume' that August saw 24,000."""
+    factors = []
+    for match in _MULTIPLIED.finditer(text):
+        if match["word"]:
+            factors.append((match, _FACTORS[match["word"].lower()]))
+        else:
+            count = match["n"].lower()
+            factors.append((match, Decimal(_TIMES_WORDS[count]) if count in _TIMES_WORDS else Decimal(count)))
+    if not factors:
+        return set()
+    figures = [figure for figure in digit_figures(text) if figure.value and not _is_date_part(text, figure)]
+    return {
+        _normal(figure.value / factor)
+        for match, factor in factors
+        if factor
+        for figure in figures
+        if not match.start() <= figure.start < match.end()  # not the factor's own digits
+    }
+
+
 # A claim with more figures than this is a table, not a before-and-after: no differences.
 _MOST_FIGURES_FOR_DIFFERENCES = 6
 

@@ -29,6 +29,19 @@ TWINS = [
         "On the bar exam, the Harlow team's model scored 81.4%, 6.5% above the Ostend team's model.",
         "percentage point",
     ),
+    # A factor a claim states in words sets its figure against the value before.
+    (
+        ["The port handled 1.8 million containers in 2025, twice its 2019 total."],
+        "The port moved 1.8 million containers in 2025, up from 900,000 in 2019.",
+        "The port moved 1.8 million containers in 2025, up from 700,000 in 2019.",
+        FIGURES,
+    ),
+    (
+        ["The library lent 4,500 e-books in March, three times as many as in January."],
+        "The library lent 4,500 e-books in March, against 1,500 in January.",
+        "The library lent 4,500 e-books in March, against 1,800 in January.",
+        FIGURES,
+    ),
 ]
 
 
