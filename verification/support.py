@@ -386,7 +386,7 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     written_shares = frozenset().union(*(item.shares for item in derived))
     shares = percents | written_shares
     for match, percent in lex.ratios(passage):
-        if _share_backed(passage, match.start(), percent, shares) or _ratio_bound_backed(
+        if _share_backed(passage, match, percent, shares) or _ratio_bound_backed(
             passage, match, percent, written_shares
         ):
             in_ratios |= set(range(match.start(), match.end()))
@@ -552,13 +552,25 @@ def _read_in_context(passage: str, figure: lex.Figure) -> lex.Figure:
     return figure
 
 
-def _share_backed(passage: str, start: int, percent: Decimal, offered: frozenset[Decimal]) -> bool:
+def _share_backed(passage: str, match: re.Match, percent: Decimal, offered: frozenset[Decimal]) -> bool:
     """'3 in 10' for 30%; 'nearly three in five' for 58%, 'more than four in five' for 83%: a
-    ratio is a share written coarsely, held to a point unless hedged, then as any hedged figure."""
-    if any(abs(percent - value) <= 1 for value in offered):
+    ratio is a share written coarsely, held to a point unless hedged, then as any hedged figure.
+    'One in N' is written by choosing N, so N is what is rounded: 'one in twelve' for 8% (12.5),
+    never 'one in twenty' for 4% (25), though the two are a point apart."""
+    whole = lex.ratio_number(match["whole"]) if lex.ratio_number(match["part"]) == 1 else None
+    if any(abs(percent - value) <= 1 and (whole is None or _whole_rounds(whole, value)) for value in offered):
         return True
-    share = lex.Figure(f"{percent:.1f}%", percent, start)
+    share = lex.Figure(f"{percent:.1f}%", percent, match.start())
     return _rounds(passage, share, offered, exact=False)
+
+
+def _whole_rounds(whole: int, percent: Decimal) -> bool:
+    """Whether 'one in <whole>' rounds 'one in 100/percent': to the unit below a hundred, and
+    a round hundred or thousand to its own last digit ('one in 200' for 0.45%, one in 222)."""
+    if not percent:
+        return False
+    zeros = len(str(whole)) - len(str(whole).rstrip("0")) if whole >= 100 else 0
+    return abs(whole - 100 / percent) <= Decimal(10**zeros) / 2
 
 
 def _ratio_bound_backed(passage: str, match: re.Match, percent: Decimal, written: frozenset[Decimal]) -> bool:
@@ -568,8 +580,7 @@ def _ratio_bound_backed(passage: str, match: re.Match, percent: Decimal, written
     hedge = _HEDGE.search(passage[max(0, match.start() - 20) : match.start()])
     if not hedge or hedge.group(1).lower() in _APPROXIMATELY:
         return False
-    whole = match["whole"]
-    step = Decimal(100) / Decimal(int(whole) if whole.isdigit() else lex.SMALL_NUMBERS[whole.lower()])
+    step = Decimal(100) / Decimal(lex.ratio_number(match["whole"]))
     if hedge.group(1).lower() in _ABOVE:
         return any(percent < value < percent + step for value in written)
     return any(percent - step < value < percent for value in written)

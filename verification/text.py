@@ -514,29 +514,44 @@ _IMPLIED_WORD = re.compile(r"\b(" + "|".join(sorted(_IMPLIED, key=len, reverse=T
 
 
 # 'one in eight', and with what is counted between: 'one recipient in eight', 'one time in five'
-# (a singular noun after 'one'; 'two models in five settings' counts two things, no share).
+# (a singular noun after 'one'; 'two models in five settings' counts two things, no share). The
+# whole may be any number: 'one in twelve', 'one in twenty-five', 'one in a hundred', '1 in 1,000'.
+_TEEN_WORDS = "eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+_TENS_WORDS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 _RATIO = re.compile(
     r"\b(?P<part>\d+|one|two|three|four|five|six|seven|eight|nine)\s+(?:(?<=one\s)(?P<counted>[a-z]+)(?<!s)\s+(?=in\s))?"
     r"(?:in|out\s+of|of\s+every)\s+"
-    r"(?P<whole>\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred)\b",
+    r"(?P<whole>\d{1,3}(?:,\d{3})+|\d+|(?:a\s+|one\s+)?(?:hundred|thousand)|"
+    rf"(?:{_TENS_WORDS})(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|{_TEEN_WORDS}|"
+    r"two|three|four|five|six|seven|eight|nine|ten)\b(?![\s-]+(?:thousand|million|billion)\b)",
     re.IGNORECASE,
 )
 _PLURAL_AFTER = re.compile(r"\s+[a-z]+s\b")
-_SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
-_SMALL |= {"ten": 10, "twenty": 20, "hundred": 100}
-SMALL_NUMBERS = _SMALL
+
+
+def ratio_number(written: str) -> int:
+    """The number a ratio's part or whole is written as: '12', '1,000', 'twelve', 'twenty-five',
+    'a hundred'."""
+    words = written.lower().replace(",", "").split()
+    if words[0].isdigit():
+        return int(words[0])
+    if words[-1] == "thousand":
+        return 1000
+    value = _spelled_value(words[-1])
+    return int(value) if value is not None else 0
 
 
 _RATIO_HINT = re.compile(r" (?:in|out of|of every) ", re.IGNORECASE)
 
 
 def ratios(text: str) -> list[tuple[re.Match, Decimal]]:
-    """'3 in 10', 'one out of four': each with the percentage it states (30, 25)."""
+    """'3 in 10', 'one out of four', 'one in a hundred': each with the percentage it states (30,
+    25, 1)."""
     found: list[tuple[re.Match, Decimal]] = []
     if not _RATIO_HINT.search(text):
         return found
     for match in _RATIO.finditer(text):
-        part, whole = (int(g) if g.isdigit() else _SMALL[g.lower()] for g in (match["part"], match["whole"]))
+        part, whole = ratio_number(match["part"]), ratio_number(match["whole"])
         if match["counted"] and _PLURAL_AFTER.match(text, match.end()):
             continue  # 'one model in five settings' counts things, it states no share
         if whole and part < whole:

@@ -42,6 +42,19 @@ TWINS = [
         "The library lent 4,500 e-books in March, against 1,800 in January.",
         FIGURES,
     ),
+    # A ratio's whole may be any number in words.
+    (
+        ["The clinic said 7% of its appointments were missed in 2025."],
+        "About one in fourteen of the clinic's appointments were missed in 2025, it said.",
+        "About one in twenty of the clinic's appointments were missed in 2025, it said.",
+        FIGURES,
+    ),
+    (
+        ["The audit found errors in 4% of the invoices it checked."],
+        "The audit found errors in one in twenty-five of the invoices it checked.",
+        "The audit found errors in one in twenty of the invoices it checked.",
+        FIGURES,
+    ),
 ]
 
 
