@@ -285,6 +285,7 @@ def _derived(claim: str) -> Derived:
 # 'needed 40% fewer labels' is 'took 60% as many': a cut and the level it leaves add up to 100.
 _CUT_AFTER = re.compile(r"\s+(?:fewer|less|lower|smaller|cheaper|shorter|below)\b", re.IGNORECASE)
 _LEVEL_AFTER = re.compile(r"\s+(?:as\s+(?:many|much|long|large)|of\s+(?:the|its|their|what))\b", re.IGNORECASE)
+_FRACTION_LEVEL_AFTER = re.compile(r"\s+(?:the|its|their|what)\b", re.IGNORECASE)  # 'a third the cost'
 
 
 @lru_cache(maxsize=8192)
@@ -292,6 +293,11 @@ def _cut_and_level(claim: str) -> tuple[frozenset[Decimal], frozenset[Decimal]]:
     """The level each of a claim's cuts in percent leaves ('40% fewer': 60), and the cut each
     of its levels in percent makes ('60% as many': 40)."""
     levels, cuts = set(), set()
+    # A fraction in words is a level too: 'costs one-tenth as much' is 'costs 90% less'.
+    for phrase, percent, _ in lex.fraction_phrases(claim):
+        end = claim.find(phrase) + len(phrase)
+        if _LEVEL_AFTER.match(claim, end) or _FRACTION_LEVEL_AFTER.match(claim, end):
+            cuts.add(100 - percent)
     for figure in lex.digit_figures(claim):
         if not _is_percent(figure) or figure.value >= 100:
             continue
@@ -311,7 +317,8 @@ def _level_or_cut_backs(passage: str, figure: lex.Figure, claim_lines: Sequence[
     pick = 0 if _LEVEL_AFTER.match(passage, end) else 1 if _CUT_AFTER.match(passage, end) else None
     if pick is None:
         return False
-    return any(figure.value in _cut_and_level(claim)[pick] for claim in claim_lines)
+    # A fraction's cut is no whole number ('a third as much': 66.66...): matched to the figure's precision.
+    return any(_matches_derived(passage, figure, _cut_and_level(claim)[pick]) for claim in claim_lines)
 
 
 def _matches_derived(passage: str, figure: lex.Figure, derived: Iterable[Decimal]) -> bool:
@@ -376,7 +383,11 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     # '42%' is no complement of the claims' 58%.
     stated = {figure.value for figure in digits}
     complements = {rest for item in derived for rest, share in item.complements if share not in stated}
-    unbacked = any(_is_percent(figure) and figure.value not in offered for figure in digits)
+    # A share the passage writes as a ratio may be the rest of the claims' share too: 'fewer than
+    # one in a hundred went wrong' for '99.1% accuracy'.
+    unbacked = any(_is_percent(figure) and figure.value not in offered for figure in digits) or bool(
+        lex.ratios(passage)
+    )
     if not (complements and unbacked and _states_the_rest(passage, claims)):
         complements = set()  # the wording is read last: most passages need no complement
     percents = frozenset().union(*(item.percents for item in derived), complements)
@@ -445,6 +456,8 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
 # A complement ('agreed 82%' for 'disagreed on 18%') is the same fact only when the passage
 # says the other side: 'the rest', or a word the claim's opposite ('agreed', 'disagreed').
 _REST = re.compile(r"\b(?:rest|remaining|remainder|others?|otherwise)\b", re.IGNORECASE)
+_SUCCESS_WORDS = ("accuracy", "accurate", "correct", "success", "successful", "succeeded", "passed", "solved", "uptime")
+_FAILURE_WORDS = ("wrong", "error", "errors", "incorrect", "mistake", "mistakes", "failed", "failure", "failures")
 _OPPOSITE_PREFIXES = ("dis", "un", "in", "im", "il", "ir", "non", "mis")
 _OPPOSITES = {
     frozenset(pair)
@@ -464,6 +477,8 @@ _OPPOSITES = {
         # what a change keeps against what it costs: 'retained 97%' is 'cost it 3%'
         *((kept, lost) for kept in ("kept", "retained", "preserved") for lost in ("lost", "cost", "sacrificed")),
         ("present", "absent"),
+        # a rate of success against the rate of failure: '99.1% accuracy' is 'one in a hundred went wrong'
+        *((good, bad) for good in _SUCCESS_WORDS for bad in _FAILURE_WORDS),
     )
 }
 
@@ -558,7 +573,14 @@ def _share_backed(passage: str, match: re.Match, percent: Decimal, offered: froz
     'One in N' is written by choosing N, so N is what is rounded: 'one in twelve' for 8% (12.5),
     never 'one in twenty' for 4% (25), though the two are a point apart."""
     whole = lex.ratio_number(match["whole"]) if lex.ratio_number(match["part"]) == 1 else None
-    if any(abs(percent - value) <= 1 and (whole is None or _whole_rounds(whole, value)) for value in offered):
+    hedge = _HEDGE.search(passage[max(0, match.start() - 20) : match.start()])
+    side = 0 if not hedge else -1 if hedge.group(1).lower() in _BELOW else 1 if hedge.group(1).lower() in _ABOVE else 0
+    if any(
+        abs(percent - value) <= 1
+        and (whole is None or side or _whole_rounds(whole, value))
+        and (value - percent) * side >= 0  # 'fewer than one in ten' is below 10%, never above
+        for value in offered
+    ):
         return True
     share = lex.Figure(f"{percent:.1f}%", percent, match.start())
     return _rounds(passage, share, offered, exact=False)

@@ -526,7 +526,7 @@ _RATIO = re.compile(
     r"two|three|four|five|six|seven|eight|nine|ten)\b(?![\s-]+(?:thousand|million|billion)\b)",
     re.IGNORECASE,
 )
-_PLURAL_AFTER = re.compile(r"\s+[a-z]+s\b")
+_PLURAL_AFTER = re.compile(r"\s+([a-z]+s)\b")
 
 
 def ratio_number(written: str) -> int:
@@ -552,8 +552,9 @@ def ratios(text: str) -> list[tuple[re.Match, Decimal]]:
         return found
     for match in _RATIO.finditer(text):
         part, whole = ratio_number(match["part"]), ratio_number(match["whole"])
-        if match["counted"] and _PLURAL_AFTER.match(text, match.end()):
-            continue  # 'one model in five settings' counts things, it states no share
+        plural = _PLURAL_AFTER.match(text, match.end()) if match["counted"] else None
+        if plural and plural.group(1).lower() not in STOPWORDS:
+            continue  # 'one model in five settings' counts things, it states no share; 'one pick in fifty was' does
         if whole and part < whole:
             found.append((match, Decimal(part * 100) / Decimal(whole)))
     return found

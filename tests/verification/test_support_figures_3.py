@@ -55,6 +55,27 @@ TWINS = [
         "The audit found errors in one in twenty of the invoices it checked.",
         FIGURES,
     ),
+    # A fraction in words is a level, and the cut it makes is the rest.
+    (
+        ["The new engine burns one-third as much fuel as the old one."],
+        "The new engine burns 67% less fuel than the old one.",
+        "The new engine burns 75% less fuel than the old one.",
+        FIGURES,
+    ),
+    # The rest of a rate of success is the rate of failure, a ratio as a percentage.
+    (
+        ["The scanner read 98.6% of barcodes correctly in the trial."],
+        "In the trial, fewer than one barcode in fifty was read wrongly by the scanner.",
+        "In the trial, fewer than one barcode in a hundred was read wrongly by the scanner.",
+        FIGURES,
+    ),
+    # A bound on a ratio keeps its side.
+    (
+        ["The scanner read 98.6% of barcodes correctly in the trial."],
+        "In the trial, fewer than one barcode in fifty was read wrongly by the scanner.",
+        "In the trial, more than one barcode in fifty was read wrongly by the scanner.",
+        FIGURES,
+    ),
 ]
 
 
