@@ -229,6 +229,7 @@ class Derived:
     shares: frozenset[Decimal]  # the claim's percentages and ratios ('1 in 12'), as written
     factors: frozenset[Decimal]  # how many times one figure is another; reciprocals of fractions
     plain: frozenset[Decimal]  # a year before the claim's, the year in 'mid-2027'
+    amounts: frozenset[Decimal] = frozenset()  # a share of a count, a rate times a count
 
 
 # A claim with more figures than this is a table: no pairwise arithmetic.
@@ -247,8 +248,14 @@ def _derived(claim: str) -> Derived:
     complements = {
         (100 - figure.value, figure.value) for figure in figures if _is_percent(figure) and figure.value < 100
     }
+    amounts: set[Decimal] = set()
+    counts = [figure for figure in figures if not _is_percent(figure) and "point" not in figure.text]
     if len(figures) <= _MOST_FIGURES_FOR_ARITHMETIC:
         for first, second in itertools.permutations(figures, 2):
+            share = _is_percent(first) and claim.startswith(" of ", first.start + len(first.text))
+            if second in counts and (share or (first in counts and _is_rate(claim, first))):
+                # '11% of 1,800 tasks': about 200 of them; '$0.80 a claim' for 48,000 claims: $38,400
+                amounts.add(first.value * second.value / (100 if _is_percent(first) else 1))
             if _is_percent(first) != _is_percent(second):
                 continue
             factors.add(second.value / first.value)  # 'more than twice as long': 97 against 41
@@ -258,6 +265,7 @@ def _derived(claim: str) -> Derived:
                     percents.add(second.value * 100 / first.value)  # 2,900 of 4,200: 69%
     for value, reciprocal in lex.fractions(claim):
         percents.add(value)  # 'one-ninth': about 11%
+        amounts |= {value * count.value / 100 for count in counts}  # 'a third of its 1,800 staff': 600
         if reciprocal:
             factors.add(reciprocal)  # 'a fifth of the price': five times cheaper
     years = [figure.value for figure in lex.digit_figures(claim) if _is_year(figure)]
@@ -279,7 +287,16 @@ def _derived(claim: str) -> Derived:
         frozenset(shares),
         frozenset(factors),
         frozenset(plain),
+        frozenset(amounts),
     )
+
+
+# 'costs $0.80 a claim', '$12 per seat', '40,000 a month': a figure for each one of something.
+_PER_AFTER = re.compile(r"\s*(?:per|a|an|each|/)\s*[A-Za-z]", re.IGNORECASE)
+
+
+def _is_rate(text: str, figure: lex.Figure) -> bool:
+    return bool(_PER_AFTER.match(text, figure.start + len(figure.text)))
 
 
 # 'needed 40% fewer labels' is 'took 60% as many': a cut and the level it leaves add up to 100.
@@ -392,6 +409,7 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
         complements = set()  # the wording is read last: most passages need no complement
     percents = frozenset().union(*(item.percents for item in derived), complements)
     wholes = frozenset().union(*(item.wholes for item in derived))
+    amounts = frozenset().union(*(item.amounts for item in derived))
     # '3 in 10' for a claim's 30%: the ratio's own figures are not held to the claims.
     in_ratios = set()
     written_shares = frozenset().union(*(item.shares for item in derived))
@@ -417,6 +435,7 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
             or _derived_backs(passage, reading, percents, factors)
             or (_is_percent(reading) and reading.value in wholes)
             or _level_or_cut_backs(passage, reading, claim_lines)
+            or (not _is_percent(reading) and _matches_derived(passage, reading, amounts))
         )
 
     for figure in digits:

@@ -76,6 +76,19 @@ TWINS = [
         "In the trial, more than one barcode in fifty was read wrongly by the scanner.",
         FIGURES,
     ),
+    # A share of a count is a count, and a rate for each of a count is an amount.
+    (
+        ["The survey reached 2,400 nurses, and 23% of them said they planned to quit."],
+        "Of the 2,400 nurses surveyed, about 550 said they planned to quit.",
+        "Of the 2,400 nurses surveyed, about 650 said they planned to quit.",
+        FIGURES,
+    ),
+    (
+        ["The service charges $0.05 per message.", "Customers sent 120,000 messages through the service in May."],
+        "At $0.05 a message, the 120,000 messages customers sent through the service in May cost $6,000.",
+        "At $0.05 a message, the 120,000 messages customers sent through the service in May cost $8,000.",
+        FIGURES,
+    ),
 ]
 
 
