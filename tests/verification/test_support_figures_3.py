@@ -89,6 +89,13 @@ TWINS = [
         "At $0.05 a message, the 120,000 messages customers sent through the service in May cost $8,000.",
         FIGURES,
     ),
+    # Months that make a quarter are the quarter, however the sentence opens.
+    (
+        ["The airline carried 4.2 million passengers in the third quarter of 2025."],
+        "Between July and September 2025, the airline carried 4.2 million passengers.",
+        "Between April and June 2025, the airline carried 4.2 million passengers.",
+        "date:",
+    ),
 ]
 
 

@@ -86,9 +86,10 @@ _DATE_CONTEXT = re.compile(r"(?:\b(?:in|on|since|until|by|from|to|of|early|late|
 
 # 'May-to-June', 'May to July': a month in a range of months reads as a date.
 _RANGE_AFTER = re.compile(r"(?:\s*[-\u2013]\s*|[\s-]+(?:to|through|until)[\s-]+)[A-Z][a-z]")
-_RANGE_HINT = re.compile(r"[-\u2013]|\b(?:to|through|until|between|months|ended|ending|quarter)\b")
+# 'Between April and June' opens a sentence as often as it follows a verb.
+_RANGE_HINT = re.compile(r"[-\u2013]|\b(?:to|through|until|between|months|ended|ending|quarter)\b", re.IGNORECASE)
 _MONTH_RANGE = re.compile(
-    r"\b(?:(?P<between>between)\s+)?([A-Z][a-z]+)(?:\s*(?:-|\u2013)\s*|[\s-]+(?:to|through|until)[\s-]+|\s+(?P<and>and)\s+)"
+    r"\b(?:(?P<between>[Bb]etween)\s+)?([A-Z][a-z]+)(?:\s*(?:-|\u2013)\s*|[\s-]+(?:to|through|until)[\s-]+|\s+(?P<and>and)\s+)"
     r"([A-Z][a-z]+)\b"
 )
 
