@@ -426,6 +426,18 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     for start, end in rules.counted_date_spans(passage):
         digits = [figure for figure in digits if not start <= figure.start < end]
         spelled = [figure for figure in spelled if not start <= figure.start < end]
+    # 'tripled in eight months' where one claim dates the start and another the end: the span
+    # between two dates the claims give is theirs.
+    spans = [figure for figure in digits + spelled if rules.span_unit(passage, figure.start + len(figure.text))]
+    if spans:
+        between = rules.spans_between(claims)
+        counted = {
+            figure.start
+            for figure in spans
+            if figure.value in between[rules.span_unit(passage, figure.start + len(figure.text))]
+        }
+        digits = [figure for figure in digits if figure.start not in counted]
+        spelled = [figure for figure in spelled if figure.start not in counted]
 
     def backed(reading: lex.Figure) -> bool:
         return (
@@ -460,6 +472,11 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
             # 'a quarter of a billion dollars' states an amount, 'three times as long' a factor,
             # whatever they are of.
             reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
+            continue
+        unit = rules.span_unit(passage, figure.start + len(figure.text))
+        if unit and rules.spans_between(claims)[unit]:
+            # 'in seven months' where the claims date the start and the end eight months apart.
+            reasons.append(f"'{figure}' ({unit}s) is in none of the cited claims ({_figures_offered(claims)})")
             continue
         following = [
             word

@@ -96,6 +96,19 @@ TWINS = [
         "Between April and June 2025, the airline carried 4.2 million passengers.",
         "date:",
     ),
+    # The span between two dates the claims give, in digits or words.
+    (
+        ["The bridge closed for repairs in March 2025.", "It reopened to traffic in November 2025."],
+        "The bridge was shut for 8 months, from March 2025 until it reopened to traffic in November.",
+        "The bridge was shut for 10 months, from March 2025 until it reopened to traffic in November.",
+        FIGURES,
+    ),
+    (
+        ["The bridge closed for repairs in March 2025.", "It reopened to traffic in November 2025."],
+        "The bridge was shut for eight months, from March 2025 until it reopened to traffic in November.",
+        "The bridge was shut for ten months, from March 2025 until it reopened to traffic in November.",
+        FIGURES,
+    ),
 ]
 
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from .. import text as lex
 from .backing import Backing, weight
-from .dating import YEAR_EARLIER, backed_date_words, counted_date_spans, date_rule, dates
+from .dating import YEAR_EARLIER, backed_date_words, counted_date_spans, date_rule, dates, span_unit, spans_between
 from .modality import modality_rule
 from .polarity import negation_and_direction
 from .predicates import new_predicate_rule
@@ -43,6 +43,8 @@ __all__ = [
     "counted_date_spans",
     "dates",
     "lex",
+    "span_unit",
+    "spans_between",
     "weight",
 ]
 
