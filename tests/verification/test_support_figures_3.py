@@ -109,6 +109,13 @@ TWINS = [
         "The bridge was shut for ten months, from March 2025 until it reopened to traffic in November.",
         FIGURES,
     ),
+    # A multiplier against a level in one claim and the one it is set against in another.
+    (
+        ["The museum had 840,000 visitors in 2025.", "That was up from 410,000 in 2023."],
+        "The museum's visitor numbers roughly doubled between 2023 and 2025, to 840,000.",
+        "The museum's visitor numbers roughly tripled between 2023 and 2025, to 840,000.",
+        "quantity:",
+    ),
 ]
 
 

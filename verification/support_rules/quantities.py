@@ -590,22 +590,40 @@ def _factor_fits(value: Decimal, factor: Decimal, hedge: str | None) -> bool:
 
 def _factor_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     reasons = []
+    # One claim may give the level and another the one it is set against: '2.3 billion in
+    # October' and 'up from 1.1 billion in July' are a before and after as one claim's are.
+    pooled = "\n".join(cited.clause.text for cited in claims)
     for match, values in _passage_factors(passage):
-        stated = [(cited, text, factor) for cited in claims for text, factor in _stated_factors(cited.clause.text)]
+        stated = [
+            (_claim_says(cited, text), factor)
+            for cited in claims
+            for text, factor in _stated_factors(cited.clause.text)
+        ]
         pairs = {factor for cited in claims for factor in _pair_factors(cited.clause.text)}
+        if len(claims) > 1:
+            pairs |= _pair_factors(pooled)
         if not stated:
             # No factor stated, but a before and after: 'tripled' against 58 and 29 (2 times).
             befores = [cited for cited in claims if _before_and_after(cited.clause.text)]
-            if not befores:
+            if befores:
+                stated = [(_claim_says(befores[0], _figures_written(befores[0].clause.text)), Decimal(0))]
+            elif len(claims) > 1 and _before_and_after(pooled):
+                said = [cited for cited in claims if _figures(cited.clause.text)]
+                labels = ", ".join(cited.label for cited in said[:-1]) + " and " + said[-1].label
+                stated = [(f"{labels} give '{_figures_written(pooled)}'", Decimal(0))]
+            else:
                 continue
-            written = [str(figure) for figure in _figures(befores[0].clause.text)]
-            stated = [(befores[0], ", ".join(written[:-1]) + " and " + written[-1], Decimal(0))]
-        candidates = {factor for _, _, factor in stated if factor} | pairs
+        candidates = {factor for _, factor in stated if factor} | pairs
         if any(_factor_fits(value, factor, match["hedge"]) for factor in candidates for value in values):
             continue
-        cited, text, _ = stated[0]
-        reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{text}'")
+        reasons.append(f"quantity: the paragraph says '{match.group()}'; {stated[0][0]}")
     return reasons
+
+
+def _figures_written(text: str) -> str:
+    """A claim's amounts as it writes them, for a reason: '58 and 29', without its years."""
+    written = [str(figure) for figure in _figures(text) if not _YEAR_FIGURE.fullmatch(figure.text)]
+    return ", ".join(written[:-1]) + " and " + written[-1] if len(written) > 1 else "".join(written)
 
 
 # 'under a second', 'more than a year': a bound on one of a unit.
