@@ -116,6 +116,13 @@ TWINS = [
         "The museum's visitor numbers roughly tripled between 2023 and 2025, to 840,000.",
         "quantity:",
     ),
+    # A rounded figure keeps its unit.
+    (
+        ["The new tokenizer improved the model's exact-match score by 3.96 points on the test set."],
+        "On the test set, the new tokenizer lifted the model's exact-match score by nearly 4 points.",
+        "On the test set, the new tokenizer lifted the model's exact-match score by nearly 4 percent.",
+        "percentage point",
+    ),
 ]
 
 

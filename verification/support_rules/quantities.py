@@ -373,6 +373,30 @@ def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     return reasons
 
 
+# How far a hedged figure may sit from the claim's it rounds ('nearly 5' for 4.97), as a share.
+_HEDGED_ROUNDING = Decimal("0.05")
+_ROUNDING_HEDGE = re.compile(
+    r"\b(?:about|around|roughly|approximately|some|nearly|almost|close\s+to|just\s+(?:under|over)|more\s+than|"
+    r"over|under|less\s+than|upwards\s+of)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _rounded_from(
+    passage: str, figure: lex.Figure, claim_figures: list[tuple[Cited, lex.Figure]]
+) -> list[tuple[Cited, lex.Figure]]:
+    """The claims' figures a passage figure rounds: to its own precision ('5.0' for 4.97), or
+    hedged, within a twentieth ('nearly 5' for 4.97)."""
+    quantum = Decimal(1).scaleb(figure.value.normalize().as_tuple().exponent)
+    hedged = bool(_ROUNDING_HEDGE.search(passage[max(0, figure.start - 20) : figure.start]))
+    return [
+        (cited, other)
+        for cited, other in claim_figures
+        if other.value
+        and abs(other.value - figure.value) <= max(quantum / 2, other.value * _HEDGED_ROUNDING if hedged else 0)
+    ]
+
+
 def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     reasons = _share_reasons(passage, claims)
     claim_figures = [(cited, figure) for cited in claims for figure in _figures(cited.clause.text)]
@@ -383,7 +407,16 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     for figure in _figures(passage):
         same_value = by_value.get(figure.value, [])
         if not same_value:
-            continue  # the figure rule reports it
+            # A rounded figure keeps its unit: 'nearly 5 percent' is no rounding of 4.97 points.
+            rounded = _rounded_from(passage, figure, claim_figures)
+            unit = _unit(figure)
+            if unit and rounded and all(_unit(other) and _unit(other) != unit for _, other in rounded):
+                cited, other = rounded[0]
+                reasons.append(
+                    f"quantity: the paragraph says '{figure}' ({unit}); {cited.label} says '{other}' "
+                    f"({_unit(other)}): a percentage point is not a percent"
+                )
+            continue  # otherwise the figure rule reports it
         differ = _units_differ(passage, figure, same_value) or _by_or_to(passage, figure, same_value)
         if differ:
             reasons.append(differ)
