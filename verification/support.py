@@ -990,9 +990,15 @@ def assess(
             {lex.stem(word) for acronym, words in _EXPANSIONS.items() if acronym in claims for word in words.split()}
         )
 
-    # A period or a rounding the figure and date rules accept backs its own words: 'April-to-June
-    # quarter' for a claim's Q2, 'nearly' before a rounded figure.
-    backing.add(rules.backed_date_words(passage, cited) | _hedge_words(passage) | _share_words(passage, claims))
+    # A period, a factor or a rounding the figure and date rules accept backs its own words:
+    # 'April-to-June quarter' for a claim's Q2, 'roughly sixfold' for $2.3 billion to $13.8
+    # billion, 'nearly' before a rounded figure.
+    backing.add(
+        rules.backed_date_words(passage, cited)
+        | rules.backed_factor_words(passage, cited)
+        | _hedge_words(passage)
+        | _share_words(passage, claims)
+    )
     reasons = _figure_reasons(passage, claims, backing)
     reasons += _name_reasons(passage, claims, backing, context_texts)
     sentences = list(lex.sentences(passage))

@@ -123,6 +123,13 @@ TWINS = [
         "On the test set, the new tokenizer lifted the model's exact-match score by nearly 4 percent.",
         "percentage point",
     ),
+    # A factor the claims' figures give backs the words that state it.
+    (
+        ["Online grocery orders reached 5.6 million in 2025, up from 1.4 million in 2022."],
+        "Between 2022 and 2025 online grocery orders expanded about fourfold, to 5.6 million.",
+        "Between 2022 and 2025 online grocery orders expanded about sixfold, to 5.6 million.",
+        "quantity:",
+    ),
 ]
 
 

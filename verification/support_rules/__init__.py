@@ -22,7 +22,7 @@ from .dating import YEAR_EARLIER, backed_date_words, counted_date_spans, date_ru
 from .modality import modality_rule
 from .polarity import negation_and_direction
 from .predicates import new_predicate_rule
-from .quantities import SHARE_SLACK_HEDGED, quantity_rule, value_direction_rule
+from .quantities import SHARE_SLACK_HEDGED, backed_factor_words, quantity_rule, value_direction_rule
 from .quoting import Cited
 from .roles import abbreviates, abbreviates_words, comparison_swap_rule, entity_rule, figure_owner_rule, role_rule
 from .tokens import clause_of
@@ -38,6 +38,7 @@ __all__ = [
     "abbreviates",
     "abbreviates_words",
     "backed_date_words",
+    "backed_factor_words",
     "check",
     "clause_of",
     "counted_date_spans",

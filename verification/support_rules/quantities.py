@@ -622,7 +622,32 @@ def _factor_fits(value: Decimal, factor: Decimal, hedge: str | None) -> bool:
 
 
 def _factor_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
-    reasons = []
+    return [
+        f"quantity: the paragraph says '{match.group()}'; {said}"
+        for match, fits, said in _factor_readings(passage, claims)
+        if not fits
+    ]
+
+
+def backed_factor_words(passage: str, claims: Sequence[Cited]) -> set[str]:
+    """Stems of a multiplier's words the claims' figures give ('grew roughly sixfold' for $2.3
+    billion to $13.8 billion): the change is backed, so are the words that state it. A
+    comparison ('twice as many diamonds') is not: what it compares is the other rules' to read."""
+    return {
+        lex.stem(word)
+        for match, fits, _ in _factor_readings(passage, claims)
+        if fits and (match.groupdict().get("word") or "").lower() not in _COMPARING_MULTIPLIERS
+        for word in lex.words(match.group())
+    }
+
+
+_COMPARING_MULTIPLIERS = frozenset(["twice", "double", "triple", "quadruple"])
+
+
+def _factor_readings(passage: str, claims: Sequence[Cited]) -> list[tuple[re.Match, bool, str]]:
+    """Each multiplier in words the passage states that the claims can be held to: whether the
+    claims' figures give it, and what they give."""
+    readings = []
     # One claim may give the level and another the one it is set against: '2.3 billion in
     # October' and 'up from 1.1 billion in July' are a before and after as one claim's are.
     pooled = "\n".join(cited.clause.text for cited in claims)
@@ -647,10 +672,9 @@ def _factor_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
             else:
                 continue
         candidates = {factor for _, factor in stated if factor} | pairs
-        if any(_factor_fits(value, factor, match["hedge"]) for factor in candidates for value in values):
-            continue
-        reasons.append(f"quantity: the paragraph says '{match.group()}'; {stated[0][0]}")
-    return reasons
+        fits = any(_factor_fits(value, factor, match["hedge"]) for factor in candidates for value in values)
+        readings.append((match, fits, stated[0][0]))
+    return readings
 
 
 def _figures_written(text: str) -> str:
