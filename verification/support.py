@@ -252,7 +252,10 @@ def _derived(claim: str) -> Derived:
     counts = [figure for figure in figures if not _is_percent(figure) and "point" not in figure.text]
     if len(figures) <= _MOST_FIGURES_FOR_ARITHMETIC:
         for first, second in itertools.permutations(figures, 2):
-            share = _is_percent(first) and claim.startswith(" of ", first.start + len(first.text))
+            share = _is_percent(first) and (
+                bool(_SHARE_AFTER.match(claim, first.start + len(first.text)))
+                or bool(_WHOLE_BEFORE.search(claim[max(0, second.start - 20) : second.start]))
+            )
             if second in counts and (share or (first in counts and _is_rate(claim, first))):
                 # '11% of 1,800 tasks': about 200 of them; '$0.80 a claim' for 48,000 claims: $38,400
                 amounts.add(first.value * second.value / (100 if _is_percent(first) else 1))
@@ -291,6 +294,10 @@ def _derived(claim: str) -> Derived:
     )
 
 
+# A percentage that is a share of what a claim counts: '11% of 1,800 tasks', '1,800 tasks, and 11%
+# had', 'of the 1,800 tasks, 11%'; not a change ('rose from 34% to 67% over 18 months').
+_SHARE_AFTER = re.compile(r"\s+(?:of|had|have|has|were|was|are|is|said|did|do)\b", re.IGNORECASE)
+_WHOLE_BEFORE = re.compile(r"\b(?:of|among)\s+(?:the\s+|its\s+|their\s+|all\s+)?$", re.IGNORECASE)
 # 'costs $0.80 a claim', '$12 per seat', '40,000 a month': a figure for each one of something.
 _PER_AFTER = re.compile(r"\s*(?:per|a|an|each|/)\s*[A-Za-z]", re.IGNORECASE)
 

@@ -50,6 +50,12 @@ TWINS = [
         FIGURES,
     ),
     (
+        ["The clinic said 7% of its appointments were missed in 2025."],
+        "One out of every fourteen of the clinic's appointments was missed in 2025, it said.",
+        "One out of every twenty of the clinic's appointments was missed in 2025, it said.",
+        FIGURES,
+    ),
+    (
         ["The audit found errors in 4% of the invoices it checked."],
         "The audit found errors in one in twenty-five of the invoices it checked.",
         "The audit found errors in one in twenty of the invoices it checked.",
@@ -81,6 +87,19 @@ TWINS = [
         ["The survey reached 2,400 nurses, and 23% of them said they planned to quit."],
         "Of the 2,400 nurses surveyed, about 550 said they planned to quit.",
         "Of the 2,400 nurses surveyed, about 650 said they planned to quit.",
+        FIGURES,
+    ),
+    # ... however the claim puts the share: as the subject of its clause, or of a whole named first.
+    (
+        ["The inspectors checked 3,600 lifts, and 15% had a faulty brake."],
+        "Roughly 540 of the 3,600 lifts the inspectors checked had a faulty brake.",
+        "Roughly 640 of the 3,600 lifts the inspectors checked had a faulty brake.",
+        FIGURES,
+    ),
+    (
+        ["Of the 3,600 lifts the inspectors checked, 15% had a faulty brake."],
+        "Roughly 540 of the 3,600 lifts the inspectors checked had a faulty brake.",
+        "Roughly 640 of the 3,600 lifts the inspectors checked had a faulty brake.",
         FIGURES,
     ),
     (
