@@ -42,6 +42,13 @@ TWINS = [
         "The library lent 4,500 e-books in March, against 1,800 in January.",
         FIGURES,
     ),
+    # ... and so does a change in percent: 'rose 25% to 50,000' says 40,000 before.
+    (
+        ["The festival sold 50,000 tickets in 2025, up 25% from 2024."],
+        "The festival sold 50,000 tickets in 2025, against 40,000 in 2024.",
+        "The festival sold 50,000 tickets in 2025, against 35,000 in 2024.",
+        FIGURES,
+    ),
     # A ratio's whole may be any number in words.
     (
         ["The clinic said 7% of its appointments were missed in 2025."],
