@@ -647,11 +647,14 @@ _COMPARING_MULTIPLIERS = frozenset(["twice", "double", "triple", "quadruple"])
 def _factor_readings(passage: str, claims: Sequence[Cited]) -> list[tuple[re.Match, bool, str]]:
     """Each multiplier in words the passage states that the claims can be held to: whether the
     claims' figures give it, and what they give."""
-    readings = []
+    readings: list[tuple[re.Match, bool, str]] = []
+    factors = _passage_factors(passage)
+    if not factors:
+        return readings
     # One claim may give the level and another the one it is set against: '2.3 billion in
     # October' and 'up from 1.1 billion in July' are a before and after as one claim's are.
     pooled = "\n".join(cited.clause.text for cited in claims)
-    for match, values in _passage_factors(passage):
+    for match, values in factors:
         stated = [
             (_claim_says(cited, text), factor)
             for cited in claims
