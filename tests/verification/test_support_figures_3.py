@@ -149,6 +149,19 @@ TWINS = [
         "On the test set, the new tokenizer lifted the model's exact-match score by nearly 4 percent.",
         "percentage point",
     ),
+    # A share is no count of things; a share by its parts is.
+    (
+        ["The retrained parser cut its failure rate from 6.2% to 1.8% of documents."],
+        "The retrained parser brought its failure rate down from 6.2% to 1.8% of documents.",
+        "The retrained parser brought its failure rate down from 6.2 to 1.8 documents.",
+        "quantity:",
+    ),
+    (
+        ["The charity said 91% of donations went directly to its programmes."],
+        "Some 91 cents of every dollar donated went directly to the charity's programmes, it said.",
+        "Some 91 donations went directly to the charity's programmes, it said.",
+        "quantity:",
+    ),
     # A factor the claims' figures give backs the words that state it.
     (
         ["Online grocery orders reached 5.6 million in 2025, up from 1.4 million in 2022."],

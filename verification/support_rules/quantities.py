@@ -189,6 +189,27 @@ def _units_differ(passage: str, figure: lex.Figure, same_value: list[tuple[Cited
     return None
 
 
+# A figure counting things: '2.4 turns', '310 tickets' (a plural noun right after it).
+_COUNTED_AFTER = re.compile(r"\s+([a-z]+s)\b")
+_PER_WHOLE = re.compile(r"\s+(?:of|in|out\s+of)\s+(?:every|each|a|an)\b", re.IGNORECASE)
+
+
+def _share_as_count(passage: str, figure: lex.Figure, same_value: list[tuple[Cited, lex.Figure]]) -> str | None:
+    """'fell from 9.1 to 2.4 turns' where the claims give 9.1% and 2.4%: a share is no count of
+    things."""
+    if _unit(figure) or figure.text[:1] in _CURRENCIES:
+        return None
+    counted = _COUNTED_AFTER.match(passage, figure.start + len(figure.text))
+    if not counted or counted.group(1) in lex.STOPWORDS or counted.group(1) in _MEASURES:
+        return None
+    if _PER_WHOLE.match(passage, counted.end()):
+        return None  # '85 cents of every dollar', '3 tasks in every 10': a share by its parts
+    if all(_unit(other) == "percent" for _, other in same_value):
+        cited, other = same_value[0]
+        return f"quantity: the paragraph says '{figure} {counted.group(1)}'; {cited.label} says '{other}' (a share)"
+    return None
+
+
 @lru_cache(maxsize=8192)
 def _change_of(text: str, figure: lex.Figure) -> str | None:
     """'to' for a level reached ('rose to 5%'), 'by' for a change ('rose by 5%'), None
@@ -417,7 +438,11 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
                     f"({_unit(other)}): a percentage point is not a percent"
                 )
             continue  # otherwise the figure rule reports it
-        differ = _units_differ(passage, figure, same_value) or _by_or_to(passage, figure, same_value)
+        differ = (
+            _units_differ(passage, figure, same_value)
+            or _by_or_to(passage, figure, same_value)
+            or _share_as_count(passage, figure, same_value)
+        )
         if differ:
             reasons.append(differ)
             continue
