@@ -524,7 +524,10 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
 # says the other side: 'the rest', or a word the claim's opposite ('agreed', 'disagreed').
 _REST = re.compile(r"\b(?:rest|remaining|remainder|others?|otherwise)\b", re.IGNORECASE)
 _SUCCESS_WORDS = ("accuracy", "accurate", "correct", "success", "successful", "succeeded", "passed", "solved", "uptime")
-_FAILURE_WORDS = ("wrong", "error", "errors", "incorrect", "mistake", "mistakes", "failed", "failure", "failures")
+_FAILURE_WORDS = (
+    *("wrong", "error", "errors", "erred", "incorrect", "mistake", "mistakes"),
+    *("failed", "failure", "failures"),
+)
 _OPPOSITE_PREFIXES = ("dis", "un", "in", "im", "il", "ir", "non", "mis")
 _OPPOSITES = {
     frozenset(pair)

@@ -520,7 +520,7 @@ _TEEN_WORDS = "eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eightee
 _TENS_WORDS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 _RATIO = re.compile(
     r"\b(?P<part>\d+|one|two|three|four|five|six|seven|eight|nine)\s+(?:(?<=one\s)(?P<counted>[a-z]+)(?<!s)\s+(?=in\s))?"
-    r"(?:in|out\s+of(?:\s+every)?|of\s+every)\s+"
+    r"(?:in(?:\s+every)?|out\s+of(?:\s+every)?|of\s+every)\s+"
     r"(?P<whole>\d{1,3}(?:,\d{3})+|\d+|(?:a\s+|one\s+)?(?:hundred|thousand)|"
     rf"(?:{_TENS_WORDS})(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|{_TEEN_WORDS}|"
     r"two|three|four|five|six|seven|eight|nine|ten)\b(?![\s-]+(?:thousand|million|billion)\b)",

@@ -63,6 +63,12 @@ TWINS = [
         FIGURES,
     ),
     (
+        ["The clinic said 7% of its appointments were missed in 2025."],
+        "Nearly one in every 14 of the clinic's appointments was missed in 2025, it said.",
+        "Nearly one in every 20 of the clinic's appointments was missed in 2025, it said.",
+        FIGURES,
+    ),
+    (
         ["The audit found errors in 4% of the invoices it checked."],
         "The audit found errors in one in twenty-five of the invoices it checked.",
         "The audit found errors in one in twenty of the invoices it checked.",
@@ -87,6 +93,12 @@ TWINS = [
         ["The scanner read 98.6% of barcodes correctly in the trial."],
         "In the trial, fewer than one barcode in fifty was read wrongly by the scanner.",
         "In the trial, more than one barcode in fifty was read wrongly by the scanner.",
+        FIGURES,
+    ),
+    (
+        ["The scanner read 98.6% of barcodes correctly in the trial."],
+        "The scanner erred on 1.4% of barcodes in the trial.",
+        "The scanner erred on 1.6% of barcodes in the trial.",
         FIGURES,
     ),
     # A share of a count is a count, and a rate for each of a count is an amount.
@@ -133,6 +145,12 @@ TWINS = [
         ["The bridge closed for repairs in March 2025.", "It reopened to traffic in November 2025."],
         "The bridge was shut for eight months, from March 2025 until it reopened to traffic in November.",
         "The bridge was shut for ten months, from March 2025 until it reopened to traffic in November.",
+        FIGURES,
+    ),
+    (
+        ["The trial began on May 6, 2026.", "It ended on June 3, 2026."],
+        "The four-week trial ran from May 6 to June 3, 2026.",
+        "The five-week trial ran from May 6 to June 3, 2026.",
         FIGURES,
     ),
     # A multiplier against a level in one claim and the one it is set against in another.

@@ -428,7 +428,9 @@ def backed_date_words(passage: str, claims: Sequence[Cited]) -> set[str]:
 
 
 # 'in eight months', 'a 26-day run', 'two years on': a count of a calendar unit.
-_SPAN_UNIT_AFTER = re.compile(r"[\s-]+(day|week|month|year)s?\b", re.IGNORECASE)
+_SPAN_UNIT_AFTER = re.compile(
+    r"[\s-]*(day|week|month|year)s?\b", re.IGNORECASE
+)  # 'four-' of 'four-week' keeps its hyphen
 _DAYS_IN_MONTH = 30.44
 
 
