@@ -199,6 +199,11 @@ def _claim_values(claim: str) -> frozenset[Decimal]:
 
 
 @lru_cache(maxsize=8192)
+def _differences(claims: str) -> frozenset[Decimal]:
+    return frozenset(lex.differences(claims))
+
+
+@lru_cache(maxsize=8192)
 def _name_values(claim: str) -> frozenset[Decimal]:
     """Version numbers inside a claim's names ('Llama-3': 3). They back a passage's digits
     ('Llama 3'), never a number in words: 'three times' is no version of 'Qwen3'. Only
@@ -224,6 +229,7 @@ class Derived:
     shares: frozenset[Decimal]  # the claim's percentages and ratios ('1 in 12'), as written
     factors: frozenset[Decimal]  # how many times one figure is another; reciprocals of fractions
     plain: frozenset[Decimal]  # a year before the claim's, the year in 'mid-2027'
+    amounts: frozenset[Decimal] = frozenset()  # a share of a count, a rate times a count
 
 
 # A claim with more figures than this is a table: no pairwise arithmetic.
@@ -242,8 +248,22 @@ def _derived(claim: str) -> Derived:
     complements = {
         (100 - figure.value, figure.value) for figure in figures if _is_percent(figure) and figure.value < 100
     }
+    amounts: set[Decimal] = set()
+    counts = [figure for figure in figures if not _is_percent(figure) and "point" not in figure.text]
     if len(figures) <= _MOST_FIGURES_FOR_ARITHMETIC:
         for first, second in itertools.permutations(figures, 2):
+            share = _is_percent(first) and (
+                bool(_SHARE_AFTER.match(claim, first.start + len(first.text)))
+                or bool(_WHOLE_BEFORE.search(claim[max(0, second.start - 20) : second.start]))
+            )
+            if second in counts and (share or (first in counts and _is_rate(claim, first))):
+                # '11% of 1,800 tasks': about 200 of them; '$0.80 a claim' for 48,000 claims: $38,400
+                amounts.add(first.value * second.value / (100 if _is_percent(first) else 1))
+            if second in counts and _is_percent(first) and _is_change(claim, first):
+                # 'rose 20% to $1.2 billion': $1 billion before; 'up 100% from 24,000': 48,000 after
+                for change in (first.value, -first.value):
+                    if change > -100:
+                        amounts |= {second.value * 100 / (100 + change), second.value * (100 + change) / 100}
             if _is_percent(first) != _is_percent(second):
                 continue
             factors.add(second.value / first.value)  # 'more than twice as long': 97 against 41
@@ -253,6 +273,7 @@ def _derived(claim: str) -> Derived:
                     percents.add(second.value * 100 / first.value)  # 2,900 of 4,200: 69%
     for value, reciprocal in lex.fractions(claim):
         percents.add(value)  # 'one-ninth': about 11%
+        amounts |= {value * count.value / 100 for count in counts}  # 'a third of its 1,800 staff': 600
         if reciprocal:
             factors.add(reciprocal)  # 'a fifth of the price': five times cheaper
     years = [figure.value for figure in lex.digit_figures(claim) if _is_year(figure)]
@@ -274,12 +295,45 @@ def _derived(claim: str) -> Derived:
         frozenset(shares),
         frozenset(factors),
         frozenset(plain),
+        frozenset(amounts),
     )
+
+
+# A percentage that is a share of what a claim counts: '11% of 1,800 tasks', '1,800 tasks, and 11%
+# had', 'of the 1,800 tasks, 11%'; not a change ('rose from 34% to 67% over 18 months').
+_SHARE_AFTER = re.compile(r"\s+(?:of|had|have|has|were|was|are|is|said|did|do)\b", re.IGNORECASE)
+_WHOLE_BEFORE = re.compile(r"\b(?:of|among)\s+(?:the\s+|its\s+|their\s+|all\s+)?$", re.IGNORECASE)
+# A percentage that is a change: 'rose 20%', 'up 34% from', 'a 12% increase'.
+_CHANGE_BEFORE = re.compile(
+    r"\b(?:up|down|rose|fell|grew|increased|decreased|jumped|climbed|dropped|declined|gained|lost|surged|slipped|"
+    r"by)\s+$",
+    re.IGNORECASE,
+)
+_CHANGE_AFTER = re.compile(
+    r"\s+(?:increase|rise|jump|gain|growth|decrease|drop|fall|decline|more|less|higher|lower|fewer|up|down)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_change(text: str, figure: lex.Figure) -> bool:
+    return bool(
+        _CHANGE_BEFORE.search(text[max(0, figure.start - 12) : figure.start])
+        or _CHANGE_AFTER.match(text, figure.start + len(figure.text))
+    )
+
+
+# 'costs $0.80 a claim', '$12 per seat', '40,000 a month': a figure for each one of something.
+_PER_AFTER = re.compile(r"\s*(?:per|a|an|each|/)\s*[A-Za-z]", re.IGNORECASE)
+
+
+def _is_rate(text: str, figure: lex.Figure) -> bool:
+    return bool(_PER_AFTER.match(text, figure.start + len(figure.text)))
 
 
 # 'needed 40% fewer labels' is 'took 60% as many': a cut and the level it leaves add up to 100.
 _CUT_AFTER = re.compile(r"\s+(?:fewer|less|lower|smaller|cheaper|shorter|below)\b", re.IGNORECASE)
 _LEVEL_AFTER = re.compile(r"\s+(?:as\s+(?:many|much|long|large)|of\s+(?:the|its|their|what))\b", re.IGNORECASE)
+_FRACTION_LEVEL_AFTER = re.compile(r"\s+(?:the|its|their|what)\b", re.IGNORECASE)  # 'a third the cost'
 
 
 @lru_cache(maxsize=8192)
@@ -287,6 +341,11 @@ def _cut_and_level(claim: str) -> tuple[frozenset[Decimal], frozenset[Decimal]]:
     """The level each of a claim's cuts in percent leaves ('40% fewer': 60), and the cut each
     of its levels in percent makes ('60% as many': 40)."""
     levels, cuts = set(), set()
+    # A fraction in words is a level too: 'costs one-tenth as much' is 'costs 90% less'.
+    for phrase, percent, _ in lex.fraction_phrases(claim):
+        end = claim.find(phrase) + len(phrase)
+        if _LEVEL_AFTER.match(claim, end) or _FRACTION_LEVEL_AFTER.match(claim, end):
+            cuts.add(100 - percent)
     for figure in lex.digit_figures(claim):
         if not _is_percent(figure) or figure.value >= 100:
             continue
@@ -306,7 +365,8 @@ def _level_or_cut_backs(passage: str, figure: lex.Figure, claim_lines: Sequence[
     pick = 0 if _LEVEL_AFTER.match(passage, end) else 1 if _CUT_AFTER.match(passage, end) else None
     if pick is None:
         return False
-    return any(figure.value in _cut_and_level(claim)[pick] for claim in claim_lines)
+    # A fraction's cut is no whole number ('a third as much': 66.66...): matched to the figure's precision.
+    return any(_matches_derived(passage, figure, _cut_and_level(claim)[pick]) for claim in claim_lines)
 
 
 def _matches_derived(passage: str, figure: lex.Figure, derived: Iterable[Decimal]) -> bool:
@@ -359,23 +419,34 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     stated_values = frozenset().union(*(_claim_values(claim) for claim in claim_lines))
     offered = stated_values.union(*(_name_values(claim) for claim in claim_lines))
     derived = [_derived(claim) for claim in claim_lines]
+    if len(claim_lines) > 1:
+        # A reporter computes from figures in two claims as from two in one: '11.3 points' for
+        # one claim's 77.3% and another's 66.0%, 'tripled' for $3 billion in one and $9 billion in
+        # the other. The same cap on how many figures holds over the claims together.
+        derived.append(_derived(claims))
+        offered |= _differences(claims)
     factors = frozenset().union(*(item.factors for item in derived))
     offered |= frozenset().union(*(item.plain for item in derived))
     # The rest of a share the passage does not give itself: with '58%' and '35%' in the passage,
     # '42%' is no complement of the claims' 58%.
     stated = {figure.value for figure in digits}
     complements = {rest for item in derived for rest, share in item.complements if share not in stated}
-    unbacked = any(_is_percent(figure) and figure.value not in offered for figure in digits)
+    # A share the passage writes as a ratio may be the rest of the claims' share too: 'fewer than
+    # one in a hundred went wrong' for '99.1% accuracy'.
+    unbacked = any(_is_percent(figure) and figure.value not in offered for figure in digits) or bool(
+        lex.ratios(passage)
+    )
     if not (complements and unbacked and _states_the_rest(passage, claims)):
         complements = set()  # the wording is read last: most passages need no complement
     percents = frozenset().union(*(item.percents for item in derived), complements)
     wholes = frozenset().union(*(item.wholes for item in derived))
+    amounts = frozenset().union(*(item.amounts for item in derived))
     # '3 in 10' for a claim's 30%: the ratio's own figures are not held to the claims.
     in_ratios = set()
     written_shares = frozenset().union(*(item.shares for item in derived))
     shares = percents | written_shares
     for match, percent in lex.ratios(passage):
-        if _share_backed(passage, match.start(), percent, shares) or _ratio_bound_backed(
+        if _share_backed(passage, match, percent, shares) or _ratio_bound_backed(
             passage, match, percent, written_shares
         ):
             in_ratios |= set(range(match.start(), match.end()))
@@ -386,6 +457,18 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
     for start, end in rules.counted_date_spans(passage):
         digits = [figure for figure in digits if not start <= figure.start < end]
         spelled = [figure for figure in spelled if not start <= figure.start < end]
+    # 'tripled in eight months' where one claim dates the start and another the end: the span
+    # between two dates the claims give is theirs.
+    spans = [figure for figure in digits + spelled if rules.span_unit(passage, figure.start + len(figure.text))]
+    if spans:
+        between = rules.spans_between(claims)
+        counted = {
+            figure.start
+            for figure in spans
+            if figure.value in between[rules.span_unit(passage, figure.start + len(figure.text))]
+        }
+        digits = [figure for figure in digits if figure.start not in counted]
+        spelled = [figure for figure in spelled if figure.start not in counted]
 
     def backed(reading: lex.Figure) -> bool:
         return (
@@ -395,6 +478,7 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
             or _derived_backs(passage, reading, percents, factors)
             or (_is_percent(reading) and reading.value in wholes)
             or _level_or_cut_backs(passage, reading, claim_lines)
+            or (not _is_percent(reading) and _matches_derived(passage, reading, amounts))
         )
 
     for figure in digits:
@@ -420,6 +504,11 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
             # whatever they are of.
             reasons.append(f"'{figure}' is in none of the cited claims ({_figures_offered(claims)})")
             continue
+        unit = rules.span_unit(passage, figure.start + len(figure.text))
+        if unit and rules.spans_between(claims)[unit]:
+            # 'in seven months' where the claims date the start and the end eight months apart.
+            reasons.append(f"'{figure}' ({unit}s) is in none of the cited claims ({_figures_offered(claims)})")
+            continue
         following = [
             word
             for word in lex.words(passage[figure.start + len(figure.text) :])[: SPELLED_LOOKAHEAD + 2]
@@ -434,6 +523,11 @@ def _figure_reasons(passage: str, claims: str, backing: rules.Backing) -> list[s
 # A complement ('agreed 82%' for 'disagreed on 18%') is the same fact only when the passage
 # says the other side: 'the rest', or a word the claim's opposite ('agreed', 'disagreed').
 _REST = re.compile(r"\b(?:rest|remaining|remainder|others?|otherwise)\b", re.IGNORECASE)
+_SUCCESS_WORDS = ("accuracy", "accurate", "correct", "success", "successful", "succeeded", "passed", "solved", "uptime")
+_FAILURE_WORDS = (
+    *("wrong", "error", "errors", "erred", "incorrect", "mistake", "mistakes"),
+    *("failed", "failure", "failures"),
+)
 _OPPOSITE_PREFIXES = ("dis", "un", "in", "im", "il", "ir", "non", "mis")
 _OPPOSITES = {
     frozenset(pair)
@@ -453,6 +547,8 @@ _OPPOSITES = {
         # what a change keeps against what it costs: 'retained 97%' is 'cost it 3%'
         *((kept, lost) for kept in ("kept", "retained", "preserved") for lost in ("lost", "cost", "sacrificed")),
         ("present", "absent"),
+        # a rate of success against the rate of failure: '99.1% accuracy' is 'one in a hundred went wrong'
+        *((good, bad) for good in _SUCCESS_WORDS for bad in _FAILURE_WORDS),
     )
 }
 
@@ -541,13 +637,32 @@ def _read_in_context(passage: str, figure: lex.Figure) -> lex.Figure:
     return figure
 
 
-def _share_backed(passage: str, start: int, percent: Decimal, offered: frozenset[Decimal]) -> bool:
+def _share_backed(passage: str, match: re.Match, percent: Decimal, offered: frozenset[Decimal]) -> bool:
     """'3 in 10' for 30%; 'nearly three in five' for 58%, 'more than four in five' for 83%: a
-    ratio is a share written coarsely, held to a point unless hedged, then as any hedged figure."""
-    if any(abs(percent - value) <= 1 for value in offered):
+    ratio is a share written coarsely, held to a point unless hedged, then as any hedged figure.
+    'One in N' is written by choosing N, so N is what is rounded: 'one in twelve' for 8% (12.5),
+    never 'one in twenty' for 4% (25), though the two are a point apart."""
+    whole = lex.ratio_number(match["whole"]) if lex.ratio_number(match["part"]) == 1 else None
+    hedge = _HEDGE.search(passage[max(0, match.start() - 20) : match.start()])
+    side = 0 if not hedge else -1 if hedge.group(1).lower() in _BELOW else 1 if hedge.group(1).lower() in _ABOVE else 0
+    if any(
+        abs(percent - value) <= 1
+        and (whole is None or side or _whole_rounds(whole, value))
+        and (value - percent) * side >= 0  # 'fewer than one in ten' is below 10%, never above
+        for value in offered
+    ):
         return True
-    share = lex.Figure(f"{percent:.1f}%", percent, start)
+    share = lex.Figure(f"{percent:.1f}%", percent, match.start())
     return _rounds(passage, share, offered, exact=False)
+
+
+def _whole_rounds(whole: int, percent: Decimal) -> bool:
+    """Whether 'one in <whole>' rounds 'one in 100/percent': to the unit below a hundred, and
+    a round hundred or thousand to its own last digit ('one in 200' for 0.45%, one in 222)."""
+    if not percent:
+        return False
+    zeros = len(str(whole)) - len(str(whole).rstrip("0")) if whole >= 100 else 0
+    return abs(whole - 100 / percent) <= Decimal(10**zeros) / 2
 
 
 def _ratio_bound_backed(passage: str, match: re.Match, percent: Decimal, written: frozenset[Decimal]) -> bool:
@@ -557,8 +672,7 @@ def _ratio_bound_backed(passage: str, match: re.Match, percent: Decimal, written
     hedge = _HEDGE.search(passage[max(0, match.start() - 20) : match.start()])
     if not hedge or hedge.group(1).lower() in _APPROXIMATELY:
         return False
-    whole = match["whole"]
-    step = Decimal(100) / Decimal(int(whole) if whole.isdigit() else lex.SMALL_NUMBERS[whole.lower()])
+    step = Decimal(100) / Decimal(lex.ratio_number(match["whole"]))
     if hedge.group(1).lower() in _ABOVE:
         return any(percent < value < percent + step for value in written)
     return any(percent - step < value < percent for value in written)
@@ -910,9 +1024,15 @@ def assess(
             {lex.stem(word) for acronym, words in _EXPANSIONS.items() if acronym in claims for word in words.split()}
         )
 
-    # A period or a rounding the figure and date rules accept backs its own words: 'April-to-June
-    # quarter' for a claim's Q2, 'nearly' before a rounded figure.
-    backing.add(rules.backed_date_words(passage, cited) | _hedge_words(passage) | _share_words(passage, claims))
+    # A period, a factor or a rounding the figure and date rules accept backs its own words:
+    # 'April-to-June quarter' for a claim's Q2, 'roughly sixfold' for $2.3 billion to $13.8
+    # billion, 'nearly' before a rounded figure.
+    backing.add(
+        rules.backed_date_words(passage, cited)
+        | rules.backed_factor_words(passage, cited)
+        | _hedge_words(passage)
+        | _share_words(passage, claims)
+    )
     reasons = _figure_reasons(passage, claims, backing)
     reasons += _name_reasons(passage, claims, backing, context_texts)
     sentences = list(lex.sentences(passage))

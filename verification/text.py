@@ -514,31 +514,47 @@ _IMPLIED_WORD = re.compile(r"\b(" + "|".join(sorted(_IMPLIED, key=len, reverse=T
 
 
 # 'one in eight', and with what is counted between: 'one recipient in eight', 'one time in five'
-# (a singular noun after 'one'; 'two models in five settings' counts two things, no share).
+# (a singular noun after 'one'; 'two models in five settings' counts two things, no share). The
+# whole may be any number: 'one in twelve', 'one in twenty-five', 'one in a hundred', '1 in 1,000'.
+_TEEN_WORDS = "eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+_TENS_WORDS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 _RATIO = re.compile(
     r"\b(?P<part>\d+|one|two|three|four|five|six|seven|eight|nine)\s+(?:(?<=one\s)(?P<counted>[a-z]+)(?<!s)\s+(?=in\s))?"
-    r"(?:in|out\s+of|of\s+every)\s+"
-    r"(?P<whole>\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred)\b",
+    r"(?:in(?:\s+every)?|out\s+of(?:\s+every)?|of\s+every)\s+"
+    r"(?P<whole>\d{1,3}(?:,\d{3})+|\d+|(?:a\s+|one\s+)?(?:hundred|thousand)|"
+    rf"(?:{_TENS_WORDS})(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|{_TEEN_WORDS}|"
+    r"two|three|four|five|six|seven|eight|nine|ten)\b(?![\s-]+(?:thousand|million|billion)\b)",
     re.IGNORECASE,
 )
-_PLURAL_AFTER = re.compile(r"\s+[a-z]+s\b")
-_SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
-_SMALL |= {"ten": 10, "twenty": 20, "hundred": 100}
-SMALL_NUMBERS = _SMALL
+_PLURAL_AFTER = re.compile(r"\s+([a-z]+s)\b")
+
+
+def ratio_number(written: str) -> int:
+    """The number a ratio's part or whole is written as: '12', '1,000', 'twelve', 'twenty-five',
+    'a hundred'."""
+    words = written.lower().replace(",", "").split()
+    if words[0].isdigit():
+        return int(words[0])
+    if words[-1] == "thousand":
+        return 1000
+    value = _spelled_value(words[-1])
+    return int(value) if value is not None else 0
 
 
 _RATIO_HINT = re.compile(r" (?:in|out of|of every) ", re.IGNORECASE)
 
 
 def ratios(text: str) -> list[tuple[re.Match, Decimal]]:
-    """'3 in 10', 'one out of four': each with the percentage it states (30, 25)."""
+    """'3 in 10', 'one out of four', 'one in a hundred': each with the percentage it states (30,
+    25, 1)."""
     found: list[tuple[re.Match, Decimal]] = []
     if not _RATIO_HINT.search(text):
         return found
     for match in _RATIO.finditer(text):
-        part, whole = (int(g) if g.isdigit() else _SMALL[g.lower()] for g in (match["part"], match["whole"]))
-        if match["counted"] and _PLURAL_AFTER.match(text, match.end()):
-            continue  # 'one model in five settings' counts things, it states no share
+        part, whole = ratio_number(match["part"]), ratio_number(match["whole"])
+        plural = _PLURAL_AFTER.match(text, match.end()) if match["counted"] else None
+        if plural and plural.group(1).lower() not in STOPWORDS:
+            continue  # 'one model in five settings' counts things, it states no share; 'one pick in fifty was' does
         if whole and part < whole:
             found.append((match, Decimal(part * 100) / Decimal(whole)))
     return found
@@ -559,11 +575,7 @@ def implied_values(text: str) -> set[Decimal]:
         values.add(Decimal(match.group(1)))  # '10am': the passage's '10 a.m.'
     values |= differences(text)
     values |= list_counts(text)
-    multiplier = _MULTIPLIED.search(text)
-    if multiplier:
-        # 'doubled its workforce to 800' says it was 400 before.
-        factor = _FACTORS[multiplier.group(1).lower()]
-        values |= {_normal(figure.value / factor) for figure in digit_figures(text) if figure.value}
+    values |= _multiplied_from(text)
     for match in _BASIS_POINTS.finditer(text):
         values.add((Decimal(match.group(1)) / 100).normalize())  # 50 basis points: 0.5 points
     return values
@@ -645,8 +657,48 @@ def list_counts(text: str) -> set[Decimal]:
     return {Decimal(count) for match in _LIST.finditer(text) for count in range(3, match.group().count(",") + 2)}
 
 
-_FACTORS = {"doubled": Decimal(2), "tripled": Decimal(3), "quadrupled": Decimal(4), "halved": Decimal("0.5")}
-_MULTIPLIED = re.compile(r"\b(doubled|tripled|quadrupled|halved)\b", re.IGNORECASE)
+_FACTORS = {
+    **dict.fromkeys(("doubled", "doubles", "double", "doubling", "twice", "twofold"), Decimal(2)),
+    **dict.fromkeys(("tripled", "triples", "triple", "tripling", "threefold"), Decimal(3)),
+    **dict.fromkeys(("quadrupled", "quadruples", "quadruple", "fourfold"), Decimal(4)),
+    **{f"{word}fold": Decimal(value) for value, word in enumerate(("five", "six", "seven", "eight", "nine", "ten"), 5)},
+    **dict.fromkeys(("halved", "halves", "halving"), Decimal("0.5")),
+}
+_TIMES_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+# A factor a text states in words or as 'N times' ('doubled', 'double its August volume', 'three
+# times the 2024 figure'); 'double-digit', 'twice a year' state none.
+_MULTIPLIED = re.compile(
+    r"\b(?:(?P<word>"
+    + "|".join(sorted(_FACTORS, key=len, reverse=True))
+    + r")|(?P<n>\d+(?:\.\d+)?|"
+    + "|".join(_TIMES_WORDS)
+    + r")[\s-]*(?:times|x)(?!\w))(?![\s-]+(?:digits?|a\s+(?:day|week|month|year)|daily|weekly|monthly|yearly)\b)",
+    re.IGNORECASE,
+)
+
+
+def _multiplied_from(text: str) -> set[Decimal]:
+    """The value a factor a text states sets its figure against: 'doubled its workforce to 800'
+    says it was 400 before, '48,000 claims, double its August volume' that August saw 24,000."""
+    factors = []
+    for match in _MULTIPLIED.finditer(text):
+        if match["word"]:
+            factors.append((match, _FACTORS[match["word"].lower()]))
+        else:
+            count = match["n"].lower()
+            factors.append((match, Decimal(_TIMES_WORDS[count]) if count in _TIMES_WORDS else Decimal(count)))
+    if not factors:
+        return set()
+    figures = [figure for figure in digit_figures(text) if figure.value and not _is_date_part(text, figure)]
+    return {
+        _normal(figure.value / factor)
+        for match, factor in factors
+        if factor
+        for figure in figures
+        if not match.start() <= figure.start < match.end()  # not the factor's own digits
+    }
+
+
 # A claim with more figures than this is a table, not a before-and-after: no differences.
 _MOST_FIGURES_FOR_DIFFERENCES = 6
 

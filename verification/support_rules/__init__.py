@@ -18,11 +18,11 @@ from collections.abc import Sequence
 
 from .. import text as lex
 from .backing import Backing, weight
-from .dating import YEAR_EARLIER, backed_date_words, counted_date_spans, date_rule, dates
+from .dating import YEAR_EARLIER, backed_date_words, counted_date_spans, date_rule, dates, span_unit, spans_between
 from .modality import modality_rule
 from .polarity import negation_and_direction
 from .predicates import new_predicate_rule
-from .quantities import SHARE_SLACK_HEDGED, quantity_rule, value_direction_rule
+from .quantities import SHARE_SLACK_HEDGED, backed_factor_words, quantity_rule, value_direction_rule
 from .quoting import Cited
 from .roles import abbreviates, abbreviates_words, comparison_swap_rule, entity_rule, figure_owner_rule, role_rule
 from .tokens import clause_of
@@ -38,11 +38,14 @@ __all__ = [
     "abbreviates",
     "abbreviates_words",
     "backed_date_words",
+    "backed_factor_words",
     "check",
     "clause_of",
     "counted_date_spans",
     "dates",
     "lex",
+    "span_unit",
+    "spans_between",
     "weight",
 ]
 

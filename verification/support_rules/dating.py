@@ -86,9 +86,10 @@ _DATE_CONTEXT = re.compile(r"(?:\b(?:in|on|since|until|by|from|to|of|early|late|
 
 # 'May-to-June', 'May to July': a month in a range of months reads as a date.
 _RANGE_AFTER = re.compile(r"(?:\s*[-\u2013]\s*|[\s-]+(?:to|through|until)[\s-]+)[A-Z][a-z]")
-_RANGE_HINT = re.compile(r"[-\u2013]|\b(?:to|through|until|between|months|ended|ending|quarter)\b")
+# 'Between April and June' opens a sentence as often as it follows a verb.
+_RANGE_HINT = re.compile(r"[-\u2013]|\b(?:to|through|until|between|months|ended|ending|quarter)\b", re.IGNORECASE)
 _MONTH_RANGE = re.compile(
-    r"\b(?:(?P<between>between)\s+)?([A-Z][a-z]+)(?:\s*(?:-|\u2013)\s*|[\s-]+(?:to|through|until)[\s-]+|\s+(?P<and>and)\s+)"
+    r"\b(?:(?P<between>[Bb]etween)\s+)?([A-Z][a-z]+)(?:\s*(?:-|\u2013)\s*|[\s-]+(?:to|through|until)[\s-]+|\s+(?P<and>and)\s+)"
     r"([A-Z][a-z]+)\b"
 )
 
@@ -424,3 +425,48 @@ def backed_date_words(passage: str, claims: Sequence[Cited]) -> set[str]:
         if any(other.kind == mention.kind and other.same_date(mention) for _, other in offered)
         for word in lex.words(mention.text)
     }
+
+
+# 'in eight months', 'a 26-day run', 'two years on': a count of a calendar unit.
+_SPAN_UNIT_AFTER = re.compile(
+    r"[\s-]*(day|week|month|year)s?\b", re.IGNORECASE
+)  # 'four-' of 'four-week' keeps its hyphen
+_DAYS_IN_MONTH = 30.44
+
+
+def span_unit(text: str, end: int) -> str | None:
+    """The calendar unit a figure ending at ``end`` counts ('eight months': month), if any."""
+    unit = _SPAN_UNIT_AFTER.match(text, end)
+    return unit.group(1).lower() if unit else None
+
+
+@lru_cache(maxsize=4096)
+def spans_between(claims: str) -> dict[str, frozenset[int]]:
+    """How long lies between two dates the claims give, in each unit they are precise enough
+    for: January 2026 to September 2026 is eight months, so the claims back 'tripled in eight
+    months'. A count that is no whole number of a unit may be read either way round ('seven
+    weeks' or 'eight' for 52 days)."""
+    found: dict[str, set[int]] = {"day": set(), "week": set(), "month": set(), "year": set()}
+    given = {date for _, _, _, date in calendar_dates(claims)}
+    for first, second in itertools.combinations(given, 2):
+        if first.month and second.month:
+            months = abs((first.year * 12 + first.month) - (second.year * 12 + second.month))
+            found["month"].add(months)
+            if months % 12 == 0:
+                found["year"].add(months // 12)
+        else:
+            found["year"].add(abs(first.year - second.year))
+        if first.day and second.day:
+            try:
+                days = abs(
+                    (
+                        datetime.date(first.year, first.month, first.day)
+                        - datetime.date(second.year, second.month, second.day)
+                    ).days
+                )
+            except ValueError:
+                continue
+            found["day"].add(days)
+            found["week"] |= {days // 7, -(-days // 7)}
+            found["month"] |= {int(days // _DAYS_IN_MONTH), round(days / _DAYS_IN_MONTH)}
+    return {unit: frozenset(counts - {0}) for unit, counts in found.items()}

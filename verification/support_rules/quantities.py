@@ -189,6 +189,27 @@ def _units_differ(passage: str, figure: lex.Figure, same_value: list[tuple[Cited
     return None
 
 
+# A figure counting things: '2.4 turns', '310 tickets' (a plural noun right after it).
+_COUNTED_AFTER = re.compile(r"\s+([a-z]+s)\b")
+_PER_WHOLE = re.compile(r"\s+(?:of|in|out\s+of)\s+(?:every|each|a|an)\b", re.IGNORECASE)
+
+
+def _share_as_count(passage: str, figure: lex.Figure, same_value: list[tuple[Cited, lex.Figure]]) -> str | None:
+    """'fell from 9.1 to 2.4 turns' where the claims give 9.1% and 2.4%: a share is no count of
+    things."""
+    if _unit(figure) or figure.text[:1] in _CURRENCIES:
+        return None
+    counted = _COUNTED_AFTER.match(passage, figure.start + len(figure.text))
+    if not counted or counted.group(1) in lex.STOPWORDS or counted.group(1) in _MEASURES:
+        return None
+    if _PER_WHOLE.match(passage, counted.end()):
+        return None  # '85 cents of every dollar', '3 tasks in every 10': a share by its parts
+    if all(_unit(other) == "percent" for _, other in same_value):
+        cited, other = same_value[0]
+        return f"quantity: the paragraph says '{figure} {counted.group(1)}'; {cited.label} says '{other}' (a share)"
+    return None
+
+
 @lru_cache(maxsize=8192)
 def _change_of(text: str, figure: lex.Figure) -> str | None:
     """'to' for a level reached ('rose to 5%'), 'by' for a change ('rose by 5%'), None
@@ -373,6 +394,30 @@ def _share_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
     return reasons
 
 
+# How far a hedged figure may sit from the claim's it rounds ('nearly 5' for 4.97), as a share.
+_HEDGED_ROUNDING = Decimal("0.05")
+_ROUNDING_HEDGE = re.compile(
+    r"\b(?:about|around|roughly|approximately|some|nearly|almost|close\s+to|just\s+(?:under|over)|more\s+than|"
+    r"over|under|less\s+than|upwards\s+of)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _rounded_from(
+    passage: str, figure: lex.Figure, claim_figures: list[tuple[Cited, lex.Figure]]
+) -> list[tuple[Cited, lex.Figure]]:
+    """The claims' figures a passage figure rounds: to its own precision ('5.0' for 4.97), or
+    hedged, within a twentieth ('nearly 5' for 4.97)."""
+    quantum = Decimal(1).scaleb(figure.value.normalize().as_tuple().exponent)
+    hedged = bool(_ROUNDING_HEDGE.search(passage[max(0, figure.start - 20) : figure.start]))
+    return [
+        (cited, other)
+        for cited, other in claim_figures
+        if other.value
+        and abs(other.value - figure.value) <= max(quantum / 2, other.value * _HEDGED_ROUNDING if hedged else 0)
+    ]
+
+
 def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     reasons = _share_reasons(passage, claims)
     claim_figures = [(cited, figure) for cited in claims for figure in _figures(cited.clause.text)]
@@ -383,8 +428,21 @@ def quantity_rule(passage: str, claims: Sequence[Cited]) -> list[str]:
     for figure in _figures(passage):
         same_value = by_value.get(figure.value, [])
         if not same_value:
-            continue  # the figure rule reports it
-        differ = _units_differ(passage, figure, same_value) or _by_or_to(passage, figure, same_value)
+            # A rounded figure keeps its unit: 'nearly 5 percent' is no rounding of 4.97 points.
+            rounded = _rounded_from(passage, figure, claim_figures)
+            unit = _unit(figure)
+            if unit and rounded and all(_unit(other) and _unit(other) != unit for _, other in rounded):
+                cited, other = rounded[0]
+                reasons.append(
+                    f"quantity: the paragraph says '{figure}' ({unit}); {cited.label} says '{other}' "
+                    f"({_unit(other)}): a percentage point is not a percent"
+                )
+            continue  # otherwise the figure rule reports it
+        differ = (
+            _units_differ(passage, figure, same_value)
+            or _by_or_to(passage, figure, same_value)
+            or _share_as_count(passage, figure, same_value)
+        )
         if differ:
             reasons.append(differ)
             continue
@@ -589,23 +647,68 @@ def _factor_fits(value: Decimal, factor: Decimal, hedge: str | None) -> bool:
 
 
 def _factor_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
-    reasons = []
-    for match, values in _passage_factors(passage):
-        stated = [(cited, text, factor) for cited in claims for text, factor in _stated_factors(cited.clause.text)]
+    return [
+        f"quantity: the paragraph says '{match.group()}'; {said}"
+        for match, fits, said in _factor_readings(passage, claims)
+        if not fits
+    ]
+
+
+def backed_factor_words(passage: str, claims: Sequence[Cited]) -> set[str]:
+    """Stems of a multiplier's words the claims' figures give ('grew roughly sixfold' for $2.3
+    billion to $13.8 billion): the change is backed, so are the words that state it. A
+    comparison ('twice as many diamonds') is not: what it compares is the other rules' to read."""
+    return {
+        lex.stem(word)
+        for match, fits, _ in _factor_readings(passage, claims)
+        if fits and (match.groupdict().get("word") or "").lower() not in _COMPARING_MULTIPLIERS
+        for word in lex.words(match.group())
+    }
+
+
+_COMPARING_MULTIPLIERS = frozenset(["twice", "double", "triple", "quadruple"])
+
+
+def _factor_readings(passage: str, claims: Sequence[Cited]) -> list[tuple[re.Match, bool, str]]:
+    """Each multiplier in words the passage states that the claims can be held to: whether the
+    claims' figures give it, and what they give."""
+    readings: list[tuple[re.Match, bool, str]] = []
+    factors = _passage_factors(passage)
+    if not factors:
+        return readings
+    # One claim may give the level and another the one it is set against: '2.3 billion in
+    # October' and 'up from 1.1 billion in July' are a before and after as one claim's are.
+    pooled = "\n".join(cited.clause.text for cited in claims)
+    for match, values in factors:
+        stated = [
+            (_claim_says(cited, text), factor)
+            for cited in claims
+            for text, factor in _stated_factors(cited.clause.text)
+        ]
         pairs = {factor for cited in claims for factor in _pair_factors(cited.clause.text)}
+        if len(claims) > 1:
+            pairs |= _pair_factors(pooled)
         if not stated:
             # No factor stated, but a before and after: 'tripled' against 58 and 29 (2 times).
             befores = [cited for cited in claims if _before_and_after(cited.clause.text)]
-            if not befores:
+            if befores:
+                stated = [(_claim_says(befores[0], _figures_written(befores[0].clause.text)), Decimal(0))]
+            elif len(claims) > 1 and _before_and_after(pooled):
+                said = [cited for cited in claims if _figures(cited.clause.text)]
+                labels = ", ".join(cited.label for cited in said[:-1]) + " and " + said[-1].label
+                stated = [(f"{labels} give '{_figures_written(pooled)}'", Decimal(0))]
+            else:
                 continue
-            written = [str(figure) for figure in _figures(befores[0].clause.text)]
-            stated = [(befores[0], ", ".join(written[:-1]) + " and " + written[-1], Decimal(0))]
-        candidates = {factor for _, _, factor in stated if factor} | pairs
-        if any(_factor_fits(value, factor, match["hedge"]) for factor in candidates for value in values):
-            continue
-        cited, text, _ = stated[0]
-        reasons.append(f"quantity: the paragraph says '{match.group()}'; {cited.label} says '{text}'")
-    return reasons
+        candidates = {factor for _, factor in stated if factor} | pairs
+        fits = any(_factor_fits(value, factor, match["hedge"]) for factor in candidates for value in values)
+        readings.append((match, fits, stated[0][0]))
+    return readings
+
+
+def _figures_written(text: str) -> str:
+    """A claim's amounts as it writes them, for a reason: '58 and 29', without its years."""
+    written = [str(figure) for figure in _figures(text) if not _YEAR_FIGURE.fullmatch(figure.text)]
+    return ", ".join(written[:-1]) + " and " + written[-1] if len(written) > 1 else "".join(written)
 
 
 # 'under a second', 'more than a year': a bound on one of a unit.
@@ -764,7 +867,8 @@ def _quantifier_reasons(passage: str, claims: Sequence[Cited]) -> list[str]:
 
 def _points_as_percent_reasons(passage: str, claims: Sequence[Cited], claim_values: set[Decimal]) -> list[str]:
     """'rose by 5.8 percent' where a claim has it rise from 68.5% to 74.3%: the gap between two
-    percentages is in percentage points; in percent the rise is 8.5%."""
+    percentages is in percentage points; in percent the rise is 8.5%. The two percentages may
+    be in two claims ('A scored 46%', 'B scored 36%': B trails by 10 points, not 10%)."""
     reasons: list[str] = []
     for figure in _figures(passage):
         if _unit(figure) != "percent" or figure.value in claim_values:
@@ -772,22 +876,41 @@ def _points_as_percent_reasons(passage: str, claims: Sequence[Cited], claim_valu
         quantum = Decimal(1).scaleb(min(figure.value.normalize().as_tuple().exponent, 0))
         if any(abs(value - figure.value) <= quantum / 2 for value in claim_values):
             continue  # 'about 5%' rounds a claim's own 5.07%
-        for cited in claims:
-            percents = [other for other in _figures(cited.clause.text) if _unit(other) == "percent" and other.value]
-            if len(percents) > 4:
-                continue  # a table of shares, not a before and after
-            for first, second in itertools.combinations(percents, 2):
-                gap = abs(second.value - first.value)
-                relative = {gap * 100 / first.value, gap * 100 / second.value}
-                if gap.quantize(quantum) != figure.value or any(
-                    change.quantize(quantum, rounding=ROUND_HALF_UP) == figure.value for change in relative
-                ):
-                    continue
-                reasons.append(
-                    f"quantity: the paragraph says '{figure}'; {cited.label} says '{first}' and '{second}', "
-                    f"{gap.normalize()} percentage points apart: a percentage point is not a percent"
-                )
+        for (first_claim, first), (second_claim, second) in _percent_pairs(claims):
+            gap = abs(second.value - first.value)
+            relative = {gap * 100 / first.value, gap * 100 / second.value}
+            if gap.quantize(quantum) != figure.value or any(
+                change.quantize(quantum, rounding=ROUND_HALF_UP) == figure.value for change in relative
+            ):
+                continue
+            where = f"{first_claim.label} says '{first}' and " + (
+                f"'{second}'" if second_claim is first_claim else f"{second_claim.label} '{second}'"
+            )
+            reasons.append(
+                f"quantity: the paragraph says '{figure}'; {where}, {gap.normalize()} percentage points apart: "
+                "a percentage point is not a percent"
+            )
     return list(dict.fromkeys(reasons))
+
+
+# More percentages than this, in a claim or in the claims together, are a table of shares, not
+# a before and after.
+_MOST_PERCENTS_FOR_GAPS = 4
+
+
+def _percent_pairs(claims: Sequence[Cited]) -> list[tuple[tuple[Cited, lex.Figure], tuple[Cited, lex.Figure]]]:
+    """Pairs of percentages whose gap is a change in points: two of one claim, or of two claims."""
+    percents = [
+        [(cited, other) for other in _figures(cited.clause.text) if _unit(other) == "percent" and other.value]
+        for cited in claims
+    ]
+    pairs = [
+        pair for group in percents if len(group) <= _MOST_PERCENTS_FOR_GAPS for pair in itertools.combinations(group, 2)
+    ]
+    pooled = [item for group in percents for item in group]
+    if len(pooled) <= _MOST_PERCENTS_FOR_GAPS:
+        pairs += [(first, second) for first, second in itertools.combinations(pooled, 2) if first[0] is not second[0]]
+    return pairs
 
 
 # Movements by value ------------------------------------------------------------------------
