@@ -128,17 +128,9 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     for index, token in enumerate(sentence.tokens):
         if token.kind != "number" or token.name or _YEAR.fullmatch(_number_value(token)):
             continue  # a number inside a name ('Loom-13B') is no one's figure, nor is a year
-        owner = next(
-            (
-                span
-                for first, last, span in reversed(sentence.names)
-                if last < index
-                and index - last <= 8
-                # 'trust AI tools, though 84% use them': the name is another clause's
-                and not any(t.boundary for t in sentence.tokens[last + 1 : index])
-            ),
-            None,
-        )
+        if _sizes_noun(sentence, index):
+            continue  # 'headed a $1.2 billion round': the round's size, not the doer's figure
+        owner = _figure_name(sentence, index)
         if not is_real(owner):
             continue
         value = _number_value(token)
@@ -174,6 +166,51 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             f"{_claim_says(cited, _phrase(cited.clause, position, before=5, after=1))}"
         )
     return list(dict.fromkeys(reasons))
+
+
+_SIZING_HEDGES = _forms("about around roughly nearly almost some over under just")
+
+
+def _sizes_noun(clause: Clause, index: int) -> bool:
+    """Whether a figure stands inside a noun phrase, after its article, sizing the noun that
+    follows ('a $1.2 billion round', 'a 26-day run', 'the 140-verifier library'): it is the
+    noun's measure, not a figure the sentence's subject did or owns."""
+    tokens = clause.tokens
+    before = index - 1
+    while before >= 0 and tokens[before].low in _SIZING_HEDGES:
+        before -= 1
+    return before >= 0 and tokens[before].low in ("a", "an", "the")
+
+
+def _figure_name(clause: Clause, index: int) -> str | None:
+    """The name a figure is said of: the nearest before it in its clause, or, when that name
+    only qualifies an earlier one ('the Veritas library from Orchid Systems racked up 86,000
+    downloads'), the earlier one, the head of the noun phrase."""
+    tokens = clause.tokens
+    for position in range(len(clause.names) - 1, -1, -1):
+        first, last, span = clause.names[position]
+        if last >= index:
+            continue
+        # 'trust AI tools, though 84% use them': the name is another clause's
+        if index - last > 8 or any(t.boundary for t in tokens[last + 1 : index]):
+            return None
+        at = first - 1
+        while at >= 0 and tokens[at].low in _DETERMINERS:
+            at -= 1
+        if at < 1 or tokens[at].low not in _QUALIFYING_PREPOSITIONS or not position:
+            return span
+        _, head_last, head = clause.names[position - 1]
+        between = range(head_last + 1, at)  # 'library': the head's noun, no verb
+        if len(between) > 3 or any(
+            tokens[i].boundary or tokens[i].kind != "word" or _verb_like(clause, i) for i in between
+        ):
+            return span
+        return head
+    return None
+
+
+# A name after these, right after another name's noun, qualifies it: 'the library from Orchid'.
+_QUALIFYING_PREPOSITIONS = _forms("from of at by")
 
 
 def _named_doer(clause: Clause, index: int) -> tuple[int, str] | None:
@@ -744,6 +781,9 @@ def _owner(clause: Clause, index: int) -> frozenset[str]:
     return owner
 
 
+_RANGE_LINKS = _forms("to from")
+
+
 def _read_owner(clause: Clause, index: int) -> frozenset[str]:
     found = set()
     first = max(0, index - FIGURE_OWNER_REACH)
@@ -751,6 +791,9 @@ def _read_owner(clause: Clause, index: int) -> frozenset[str]:
         t = clause.tokens[position]
         if t.kind == "number" and t.start and clause.text[t.start - 1] in "-.":
             continue  # digits inside a name: 'ProgAgent-14B'
+        if t.kind == "number" and any(between.low in _RANGE_LINKS for between in clause.tokens[position + 1 : index]):
+            # 'latency from 14 seconds to 5': the two ends of a range measure the same thing
+            return _owner(clause, position)
         if t.boundary or t.kind == "number" or t.low in MONTHS:
             break  # another figure's words, or a date's, are not this figure's
         if (
