@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.verification.twins import assert_twin_passes_and_change_is_caught
+from verification.support import assess
 
 # (kind of reason, claims, a supported paraphrase, the same passage changed)
 TWINS = [
@@ -35,7 +36,68 @@ TWINS = [
         "Caching brought the agent's median task time down to 5 seconds from 14, and its error rate to 4% from 9%.",
         "Caching brought the agent's error rate down to 5% from 14%, and its median task time to 4 seconds from 9.",
     ),
+    # Figures exchanged between two benchmarks, investors between two companies, jobs between
+    # two people, scores between two models: what the claims pair with A the paragraph pairs
+    # with B, and the reverse.
+    (
+        "entity swap",
+        ["Orca-12B scored 61.5% on HumanEval and 47.2% on MBPP, the lab said."],
+        "On MBPP Orca-12B reached 47.2%, and on HumanEval 61.5%, the lab said.",
+        "Orca-12B reached 47.2% on HumanEval and 61.5% on MBPP, the lab said.",
+    ),
+    (
+        "entity swap",
+        ["Birchwood Capital led Nimbus AI's Series B, while Tallis Ventures led Quarry Labs' seed round."],
+        "Quarry Labs' seed round was led by Tallis Ventures, and Birchwood Capital headed the Series B of Nimbus AI.",
+        "Tallis Ventures led Nimbus AI's Series B, while Birchwood Capital headed Quarry Labs' seed round.",
+    ),
+    (
+        "entity swap",
+        ["Ana Ruiz leads product design at Lumio, and Ben Ode leads its research team."],
+        "At Lumio, Ben Ode runs research while Ana Ruiz heads product design.",
+        "At Lumio, Ben Ode runs product design while Ana Ruiz heads research.",
+    ),
+    (
+        "entity swap",
+        ["Vega-9B topped the leaderboard at 71.2%, ahead of Rho-7B at 68.9%."],
+        "Rho-7B came second at 68.9%, behind Vega-9B at 71.2%.",
+        "Rho-7B came first at 71.2%, with Vega-9B behind it at 68.9%.",
+    ),
+    (
+        "entity swap",
+        ["The Kestrel model solved 312 of 500 tasks, compared with 241 for the Ferro baseline."],
+        "Against 241 for the Ferro baseline, the Kestrel model solved 312 of the 500 tasks.",
+        "The Ferro baseline solved 312 of the 500 tasks against 241 for the Kestrel model.",
+    ),
 ]
+
+# Paired in other words: lists, 'respectively' and the parts of a sentence regrouped.
+SAME_PAIRINGS = [
+    (
+        ["Vega-9B scored 71.2% on the leaderboard and Rho-7B scored 68.9%."],
+        "Vega-9B and Rho-7B scored 71.2% and 68.9% respectively on the leaderboard.",
+    ),
+    # A list's items share one role: 'and' ends the list, it does not split the sentence.
+    (
+        ["General scores on GSM8K, MMLU and IFEval were largely preserved after Lark training."],
+        "Lark training left GSM8K, MMLU and IFEval scores largely intact.",
+    ),
+    # A date said with the other half of a sentence moved nothing: it is the date rule's.
+    (
+        [
+            "The Lark programme will give 2,000 pupils and 300 teachers tutoring tools from September 2026, "
+            "the ministry said."
+        ],
+        "Starting in September 2026, 2,000 pupils and 300 teachers are to get tutoring tools under the Lark programme, "
+        "the ministry said.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("claims", "passage"), SAME_PAIRINGS)
+def test_the_same_pairings_in_other_words_are_no_swap(claims: list[str], passage: str) -> None:
+    verdict = assess(passage, claims)
+    assert verdict.supported, verdict.reasons
 
 
 @pytest.mark.parametrize(("kind", "claims", "supported", "changed"), TWINS)

@@ -10,8 +10,10 @@ comparison swapped (``comparison_swap_rule``).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from .. import text as lex
@@ -194,6 +196,13 @@ def _figure_name(clause: Clause, index: int) -> str | None:
         # 'trust AI tools, though 84% use them': the name is another clause's
         if index - last > 8 or any(t.boundary for t in tokens[last + 1 : index]):
             return None
+        if position and first >= 2 and tokens[first - 1].low in ("and", ",") and tokens[first - 2].name:
+            # 'Vega and Rho scored 71% and 69%': the pair's figures, told apart by order
+            following = tokens[index + 1 : index + 3]
+            if any(t.low == "respectively" for t in tokens) or (
+                following and following[0].low in ("and", ",") and any(t.kind == "number" for t in following)
+            ):
+                return None
         at = first - 1
         while at >= 0 and tokens[at].low in _DETERMINERS:
             at -= 1
@@ -952,4 +961,147 @@ def comparison_swap_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]
                     f"direction: the paragraph says '{_phrase(sentence, mine.than, before=3, after=3)}'; "
                     f"{_claim_says(cited, _phrase(cited.clause, theirs.than, before=3, after=3))}: {change}"
                 ]
+    return []
+
+
+# Pairings exchanged --------------------------------------------------------------------------
+
+# What splits a sentence into the parts that each pair a thing with what is said of it: 'Loom
+# scored 58.4% on SWE-Bench and 44.1% on TerminalBench', 'A led the round, while B joined'.
+_PAIR_SPLITTERS = _forms("and while whereas but against versus vs ;")
+# ... and after a comma: 'topped it at 71.2%, ahead of Sable at 68.9%'.
+_PAIR_SPLITTERS_AFTER_COMMA = _forms("with ahead behind compared beating trailing")
+
+
+def _pair_segments(clause: Clause) -> list[tuple[int, int]]:
+    """The parts of a clause that pair things up, as (first, end) token ranges. A clause that
+    pairs its lists by order ('scored 71% and 69% respectively') is no such part at all."""
+    tokens = clause.tokens
+    if any(t.low == "respectively" for t in tokens):
+        return []
+    segments, first = [], 0
+    for index, token in enumerate(tokens):
+        following = tokens[index + 1].low if index + 1 < len(tokens) else ""
+        if (token.low in _PAIR_SPLITTERS and not _ends_list(tokens, index)) or (
+            token.low == "," and following in _PAIR_SPLITTERS_AFTER_COMMA
+        ):
+            if index > first:
+                segments.append((first, index))
+            first = index + 1
+    if first < len(tokens):
+        segments.append((first, len(tokens)))
+    return segments
+
+
+LIST_ITEM_WORDS = 3
+
+
+def _ends_list(tokens: list[Token], index: int) -> bool:
+    """Whether an 'and' ends a list ('GSM8K, MMLU and IFEval'): its items share one role."""
+    at = index - 1
+    if at >= 0 and tokens[at].low == ",":
+        at -= 1
+    words = 0
+    while at >= 0 and tokens[at].kind == "word" and not tokens[at].boundary and words < LIST_ITEM_WORDS:
+        at -= 1
+        words += 1
+    return words > 0 and at >= 0 and tokens[at].low == ","
+
+
+def _segment_items(clause: Clause, first: int, end: int, name_key: Callable[[str], str | None]) -> frozenset[str]:
+    """What a part of a clause says, as items: its names ('n:'), its figures ('f:', years left
+    to the date rule) and its telling words ('w:', a long stem by its first six letters)."""
+    items = set()
+    for _, last, span in clause.names:
+        if first <= last < end and (key := name_key(span)) is not None:
+            items.add("n:" + key)
+    for token in clause.tokens[first:end]:
+        if token.name:
+            continue
+        if token.kind == "number":
+            if not _YEAR.fullmatch(token.low):  # a year, not '2,000'
+                items.add("f:" + _number_value(token))
+        elif (
+            token.content
+            and token.stem not in LIGHT
+            and token.low not in POLARITY
+            and token.low not in _SPEECH
+            and token.low not in NUMBER_WORDS
+            and token.low not in MONTHS  # a date moved is the date rule's
+        ):
+            items.add("w:" + (token.stem[:6] if len(token.stem) >= 6 else token.stem))
+    return frozenset(items)
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A part of a sentence or claim that pairs things up, and what it says as items."""
+
+    clause: Clause
+    label: str  # how a reason names the claim; '' for the paragraph
+    first: int
+    end: int
+    items: frozenset[str]
+
+    def quote(self) -> str:
+        return _span(self.clause, self.first, self.end - 1)
+
+
+def _parts(clauses: Sequence[tuple[Clause, str]], name_key: Callable[[str], str | None]) -> list[_Part]:
+    return [
+        _Part(clause, label, first, end, _segment_items(clause, first, end, name_key))
+        for clause, label in clauses
+        for first, end in _pair_segments(clause)
+    ]
+
+
+def _only_home(parts: list[_Part], item: str) -> int | None:
+    """The one part that says ``item``; None when none does, or several."""
+    homes = [number for number, part in enumerate(parts) if item in part.items]
+    return homes[0] if len(homes) == 1 else None
+
+
+def pairing_swap_rule(sentences: Sequence[Clause], claims: Sequence[Cited]) -> list[str]:
+    """Two things that swapped what is said of them: the claims pair A with X and B with Y,
+    the paragraph A with Y and B with X. 'Loom scored 44.1% on SWE-Bench and 58.4% on
+    TerminalBench' against '58.4% on SWE-Bench and 44.1% on TerminalBench'; 'Harbor led
+    Meridian's round, while Arcadia headed Lumen's' against the reverse. A and B are names or
+    figures each said in one part on each side; what moved must have left its side: a word the
+    claims say of both, or the paragraph of both, is no exchange."""
+    claim_names = {_compact(span) for cited in claims for _, _, span in cited.clause.names}
+    real = set().union(*(real_names(cited.clause) for cited in claims))
+
+    def name_key(span: str) -> str | None:
+        """A name as the claims spell it ('Harbor Point' for 'Harbor Point Partners')."""
+        compact = _compact(span)
+        if compact in claim_names:
+            return compact
+        found = next((key for key in claim_names if len(key) > 3 and (key in compact or compact in key)), None)
+        return found if found is not None else (compact if span in real else None)
+
+    mine = _parts([(sentence, "") for sentence in sentences], name_key)
+    theirs = _parts([(cited.clause, cited.label) for cited in claims], name_key)
+    if len(mine) < 2 or len(theirs) < 2:
+        return []
+    homes = {}
+    for part in mine:
+        for item in part.items:
+            if item[0] in "nf" and item not in homes:
+                home, other = _only_home(mine, item), _only_home(theirs, item)
+                if home is not None and other is not None:
+                    homes[item] = (home, other)
+    for a, b in itertools.combinations(sorted(homes, key=homes.__getitem__), 2):
+        (mine_a, theirs_a), (mine_b, theirs_b) = homes[a], homes[b]
+        if mine_a == mine_b or theirs_a == theirs_b:
+            continue
+        said_a, said_b, claimed_a, claimed_b = mine[mine_a], mine[mine_b], theirs[theirs_a], theirs[theirs_b]
+        moved_to_b = (claimed_a.items & said_b.items) - claimed_b.items - said_a.items
+        moved_to_a = (claimed_b.items & said_a.items) - claimed_a.items - said_b.items
+        if moved_to_b and moved_to_a:
+            claimed = f"{claimed_a.label} says '{claimed_a.quote()}'"
+            if claimed_b.clause is claimed_a.clause:
+                claimed += f" and '{claimed_b.quote()}'"
+            else:
+                claimed += f"; {claimed_b.label} says '{claimed_b.quote()}'"
+            return [f"entity swap: the paragraph says '{said_a.quote()}' and '{said_b.quote()}'; {claimed}"]
     return []
