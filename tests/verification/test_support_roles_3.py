@@ -69,6 +69,13 @@ TWINS = [
         "Against 241 for the Ferro baseline, the Kestrel model solved 312 of the 500 tasks.",
         "The Ferro baseline solved 312 of the 500 tasks against 241 for the Kestrel model.",
     ),
+    # 'by' and a figure is a measure, not the doer of a passive: the verb stays active.
+    (
+        "entity swap",
+        ["On the coding suite, TreeRL lifts Orca-12B by 6.2 points over its base model."],
+        "On the coding suite, TreeRL raises Orca-12B by 6.2 points over its base model.",
+        "On the coding suite, Orca-12B lifts TreeRL by 6.2 points over its base model.",
+    ),
 ]
 
 # Paired in other words: lists, 'respectively' and the parts of a sentence regrouped.

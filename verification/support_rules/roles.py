@@ -582,16 +582,25 @@ def _agent_after(clause: Clause, name: str | None) -> bool:
 def _passive_at(clause: Clause, index: int) -> bool:
     """'was acquired by', 'a round led by': the name after the verb is its doer."""
     tokens = clause.tokens
-    if any(t.low == "by" for t in tokens[index + 1 : index + 3]):
+    if any(_agent_by(clause, at) for at in range(index + 1, min(len(tokens), index + 3))):
         return True
     if not any(t.low in ("was", "were", "is", "are", "been", "be", "being") for t in tokens[max(0, index - 2) : index]):
         return False
-    for t in tokens[index + 1 :]:
-        if t.kind == "punct":
+    for at in range(index + 1, len(tokens)):
+        if tokens[at].kind == "punct":
             return False
-        if t.low == "by":
+        if _agent_by(clause, at):
             return True
     return False
+
+
+def _agent_by(clause: Clause, index: int) -> bool:
+    """A 'by' that names a doer, not a measure: 'lifts TreeOPSD by 4.97 points' is active."""
+    tokens = clause.tokens
+    if tokens[index].low != "by":
+        return False
+    following = next((t for t in tokens[index + 1 : index + 4] if t.low not in _SIZING_HEDGES), None)
+    return following is None or following.kind != "number"
 
 
 def _possessive_at(clause: Clause, index: int) -> bool:
@@ -637,7 +646,7 @@ def _active(clause: Clause, verb: int) -> bool:
         and (tokens[after].low in _ADVERBS or tokens[after].low == "only" or tokens[after].low.endswith("ly"))
     ):
         after += 1
-    return before not in _BE and before != "being" and (after >= len(tokens) or tokens[after].low != "by")
+    return before not in _BE and before != "being" and (after >= len(tokens) or not _agent_by(clause, after))
 
 
 def _word_keys(token: Token) -> list[str]:
