@@ -76,6 +76,20 @@ TWINS = [
         "On the coding suite, TreeRL raises Orca-12B by 6.2 points over its base model.",
         "On the coding suite, Orca-12B lifts TreeRL by 6.2 points over its base model.",
     ),
+    # A sentence's first word in a named doer's role, a word no claim says: the names test
+    # cannot tell it from an ordinary word that opens a sentence, its role can.
+    (
+        "entity swap",
+        ["Sorensen Group agreed to acquire chip designer Vantor for $2.1 billion in May 2026."],
+        "Sorensen Group agreed to buy chip designer Vantor for $2.1 billion in May 2026.",
+        "Halvorsen agreed to buy chip designer Vantor for $2.1 billion in May 2026.",
+    ),
+    (
+        "entity swap",
+        ["Lumio said its Tern model answers most support tickets in under 40 seconds."],
+        "Lumio says Tern handles most support tickets inside 40 seconds.",
+        "Zendesk says Tern handles most support tickets inside 40 seconds.",
+    ),
 ]
 
 # Paired in other words: lists, 'respectively' and the parts of a sentence regrouped.
@@ -83,6 +97,11 @@ SAME_PAIRINGS = [
     (
         ["Vega-9B scored 71.2% on the leaderboard and Rho-7B scored 68.9%."],
         "Vega-9B and Rho-7B scored 71.2% and 68.9% respectively on the leaderboard.",
+    ),
+    # A plural opening a sentence is a common noun, and a speaker the sentence names is no swap.
+    (
+        ["Kestrel Labs said its agent resolved 61% of tickets in the pilot."],
+        "Engineers say the Kestrel Labs agent resolved 61% of tickets in the pilot.",
     ),
     # A list's items share one role: 'and' ends the list, it does not split the sentence.
     (

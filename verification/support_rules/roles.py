@@ -121,6 +121,7 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     return reasons
     swapped_doer = (
         _doer_swap(sentence, claims, is_real, mentioned)
+        or _opener_swap(sentence, claims)
         or _rank_swap(sentence, claims, is_real, mentioned)
         or _object_swap(sentence, claims, is_real, mentioned)
     )
@@ -371,6 +372,63 @@ def _doer_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str
             f"{_claim_says(cited, _doer_quote(cited.clause, theirs[0], position))}"
         )
     return ""
+
+
+def _opener_swap(sentence: Clause, claims: Sequence[Cited]) -> str:
+    """A sentence's first word, capitalised, doing what the claims have a named doer do,
+    where no claim says that word at all: 'Arm agreed to buy Ampere' against 'SoftBank agreed
+    to acquire Ampere'. The names test leaves a sentence's first word alone (it cannot tell
+    'Arm' from 'Researchers'); here the word holds a name's role, and a plural ('Analysts
+    said') is a common noun."""
+    if not sentence.names or sentence.names[0][:2] != (0, 0):
+        return ""
+    opener = sentence.tokens[0]
+    bare = opener.low[:-2] if opener.low.endswith("'s") else opener.low
+    if bare.endswith("s") or any(bare in cited.clause.text.lower() for cited in claims):
+        return ""
+    if any(opener.stem in cited.clause.stems for cited in claims):
+        return ""
+    if len(sentence.tokens) > 1 and sentence.tokens[1].low in _SPEECH:
+        # 'Windsurf says' for 'Cursor said': any verb of saying gives the same role, the speaker's
+        for cited in claims:
+            tokens = cited.clause.tokens
+            speaker = next(
+                (
+                    (first, last, span)
+                    for first, last, span in cited.clause.names
+                    if last + 1 < len(tokens) and tokens[last + 1].low in _SPEECH and _name_like(cited.clause, span)
+                ),
+                None,
+            )
+            if speaker is not None and not _mentions(sentence, speaker[2]):
+                first, last, _ = speaker
+                return (
+                    f"entity swap: the paragraph says '{_span(sentence, 0, 1)}'; "
+                    f"{_claim_says(cited, _span(cited.clause, first, last + 1))}"
+                )
+    for index in _verbs(sentence):
+        token = sentence.tokens[index]
+        following = sentence.tokens[index + 1].low if index + 1 < len(sentence.tokens) else ""
+        if token.stem in LIGHT or following == "to" or _named_doer(sentence, index) != (0, bare):
+            continue
+        for cited in claims:
+            for position in _same_words(cited.clause, token):
+                if position not in _verbs(cited.clause):
+                    continue
+                theirs = _named_doer(cited.clause, position)
+                if theirs is None or not _name_like(cited.clause, theirs[1]) or _mentions(sentence, theirs[1]):
+                    continue
+                return (
+                    f"entity swap: the paragraph says '{_doer_quote(sentence, 0, index)}'; "
+                    f"{_claim_says(cited, _doer_quote(cited.clause, theirs[0], position))}"
+                )
+    return ""
+
+
+def _name_like(clause: Clause, span: str) -> bool:
+    """A name by what the names test finds, or a capitalised span that is no plural common
+    noun: 'Sorensen Group' or 'Cursor' opening a claim, not 'Analysts'."""
+    return span in real_names(clause) or " " in span or not span.endswith("s")
 
 
 def _joint_doers(clause: Clause, first: int) -> list[str]:
