@@ -90,6 +90,20 @@ TWINS = [
         "Lumio says Tern handles most support tickets inside 40 seconds.",
         "Zendesk says Tern handles most support tickets inside 40 seconds.",
     ),
+    # Whose product: a named thing given another maker of the claims' names, however the maker
+    # is said ('X's', 'from X', 'developed by X', 'X built').
+    (
+        "entity swap",
+        ["Tern-9B was developed by Halden Labs.", "Osprey was developed by Marrow AI and beat Tern-9B on WebShop."],
+        "Halden Labs' Tern-9B lost to Marrow AI's Osprey on WebShop.",
+        "Marrow AI's Tern-9B lost to Halden Labs' Osprey on WebShop.",
+    ),
+    (
+        "entity swap",
+        ["Brightline built the bank's claims agent on top of Vesper's Quill-40B model."],
+        "The bank's claims agent was built by Brightline on Quill-40B, a model from Vesper.",
+        "The bank's claims agent was built by Vesper on Quill-40B, a model from Brightline.",
+    ),
 ]
 
 # Paired in other words: lists, 'respectively' and the parts of a sentence regrouped.

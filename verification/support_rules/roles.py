@@ -122,6 +122,7 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     swapped_doer = (
         _doer_swap(sentence, claims, is_real, mentioned)
         or _opener_swap(sentence, claims)
+        or _maker_swap(sentence, claims, is_real, mentioned)
         or _rank_swap(sentence, claims, is_real, mentioned)
         or _object_swap(sentence, claims, is_real, mentioned)
     )
@@ -422,6 +423,83 @@ def _opener_swap(sentence: Clause, claims: Sequence[Cited]) -> str:
                     f"entity swap: the paragraph says '{_doer_quote(sentence, 0, index)}'; "
                     f"{_claim_says(cited, _doer_quote(cited.clause, theirs[0], position))}"
                 )
+    return ""
+
+
+# Verbs that make a thing: 'Kite-7B was developed by DeepLattice', 'Corvid AI trained Corvid-34B'.
+_MAKING = _forms(
+    "develop develops developed build builds built make makes made release releases released train trains "
+    "trained create creates created design designs designed launch launches launched"
+)
+_MAKERS_BETWEEN = 4
+
+
+def _makers(clause: Clause) -> list[tuple[str, str, int, int]]:
+    """Each (thing, maker, first, last) a clause says, both names: 'Oriel Labs' Kite-7B', 'Atlas-
+    70B, a model from Verity Labs', 'Kite-7B was developed by DeepLattice', 'Corvid AI trained
+    Corvid-34B'. First and last are the tokens a reason quotes."""
+    tokens = clause.tokens
+    names = clause.names
+    found = []
+    for first, last, _ in names:
+        # 'Oriel Labs' Kite-7B' is read as one span: the apostrophe splits maker and thing
+        inner = next((i for i in range(first, last) if clause.text[tokens[i].end : tokens[i].end + 1] == "'"), None)
+        if inner is not None:
+            maker = " ".join(t.low for t in tokens[first : inner + 1])
+            found.append((" ".join(t.low for t in tokens[inner + 1 : last + 1]), maker, first, last))
+    for number, (first, last, span) in enumerate(names):
+        if number + 1 >= len(names):
+            break
+        next_first, next_last, next_span = names[number + 1]
+        between = tokens[last + 1 : next_first]
+        possessive = tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'"
+        if possessive and not between:
+            found.append((next_span, span, first, next_last))  # 'Oriel Labs' Kite-7B'
+            continue
+        if len(between) > _MAKERS_BETWEEN or not between:
+            continue
+        words = [t.low for t in between]
+        marker = words[-1]
+        if marker not in ("from", "by") or any(t.boundary and t.low != "," for t in between):
+            continue
+        if len(words) == 1 or (words[0] == "," and words[1] in ("a", "an", "the")):
+            found.append((span, next_span, first, next_last))  # 'Atlas-70B, a model from Verity Labs'
+        elif marker == "by" and any(t.low in _MAKING for t in between):
+            found.append((span, next_span, first, next_last))  # 'Kite-7B was developed by DeepLattice'
+    for index, token in enumerate(tokens):
+        if token.low not in _MAKING or not _active(clause, index):
+            continue
+        doer = _named_doer(clause, index)
+        thing = next((named for named in names if named[0] > index), None)
+        if doer is None or thing is None:
+            continue
+        if all(t.low in _DETERMINERS for t in tokens[index + 1 : thing[0]]) and not (
+            tokens[thing[1]].low.endswith("'s") or clause.text[tokens[thing[1]].end : tokens[thing[1]].end + 1] == "'"
+        ):
+            found.append((thing[2], doer[1], doer[0], thing[1]))  # 'Corvid AI trained Corvid-34B'
+    return found
+
+
+def _maker_swap(
+    sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool], mentioned: str
+) -> str:
+    """A thing given another maker of the claims' names: 'Oriel Labs' Kite-7B' where a claim
+    says 'Kite-7B was developed by DeepLattice' and Oriel Labs makes something else."""
+    mine = _makers(sentence)
+    if not mine:
+        return ""
+    theirs = [(cited, made) for cited in claims for made in _makers(cited.clause)]
+    for thing, maker, first, last in mine:
+        if not is_real(maker) or maker not in mentioned:
+            continue
+        others = [(cited, made) for cited, made in theirs if _same_name(made[0], thing)]
+        if not others or any(_same_name(made[1], maker) for _, made in others):
+            continue
+        cited, (_, _, other_first, other_last) = others[0]
+        return (
+            f"entity swap: the paragraph says '{_span(sentence, first, last)}'; "
+            f"{_claim_says(cited, _span(cited.clause, other_first, other_last))}"
+        )
     return ""
 
 
