@@ -104,6 +104,20 @@ TWINS = [
         "The bank's claims agent was built by Brightline on Quill-40B, a model from Vesper.",
         "The bank's claims agent was built by Vesper on Quill-40B, a model from Brightline.",
     ),
+    # A move's two ends exchanged: where it starts ('left', 'former', 'from') and where it ends
+    # ('joined', 'to', the one who hired).
+    (
+        "entity swap",
+        ["Dana Whitfield left Corvane to join Halden Labs as chief scientist in May 2026."],
+        "In May 2026 Dana Whitfield moved from Corvane to Halden Labs to be its chief scientist.",
+        "In May 2026 Dana Whitfield moved from Halden Labs to Corvane to be its chief scientist.",
+    ),
+    (
+        "entity swap",
+        ["Marrow AI hired former Tessel researcher Ivo Brandt in June 2026."],
+        "Ivo Brandt, a researcher who used to work at Tessel, joined Marrow AI in June 2026.",
+        "Ivo Brandt, a researcher who used to work at Marrow AI, joined Tessel in June 2026.",
+    ),
 ]
 
 # Paired in other words: lists, 'respectively' and the parts of a sentence regrouped.
@@ -145,3 +159,13 @@ def test_rule_passes_the_twin_and_catches_the_change(
     kind: str, claims: list[str], supported: str, changed: str
 ) -> None:
     assert_twin_passes_and_change_is_caught(claims, supported, changed, kind)
+
+
+def test_a_to_without_a_from_beside_it_ends_no_move() -> None:
+    claims = ["A Teacher Manager enables distillation while decoupling teacher-model scaling from GPU memory."]
+    passage = (
+        "A Teacher Manager enables distillation from several teachers without tying teacher-model scaling "
+        "to GPU memory."
+    )
+    reasons = assess(passage, claims).reasons
+    assert not any(reason.startswith("entity swap") for reason in reasons), reasons

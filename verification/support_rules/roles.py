@@ -123,6 +123,7 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         _doer_swap(sentence, claims, is_real, mentioned)
         or _opener_swap(sentence, claims)
         or _maker_swap(sentence, claims, is_real, mentioned)
+        or _move_swap(sentence, claims, is_real)
         or _rank_swap(sentence, claims, is_real, mentioned)
         or _object_swap(sentence, claims, is_real, mentioned)
     )
@@ -499,6 +500,66 @@ def _maker_swap(
         return (
             f"entity swap: the paragraph says '{_span(sentence, first, last)}'; "
             f"{_claim_says(cited, _span(cited.clause, other_first, other_last))}"
+        )
+    return ""
+
+
+# Where a move starts and where it ends: 'left Quillon', 'a former DeepLattice researcher',
+# 'moved from Oriel Labs to Quillon', 'joined DeepLattice', 'Quorum Bio hired'.
+_ORIGINS = _forms("from left leaving leaves leave quit quits quitting former departed departing exited")
+_DESTINATIONS = _forms("joined join joins joining")
+_HIRING = _forms("hired hires hire hiring poached poaches recruited recruits appointed appoints")
+
+
+_RANGE_REACH = 6
+
+
+def _move_ends(clause: Clause) -> list[tuple[str, str, int]]:
+    """Each (name, 'origin' or 'destination', token) of a move a clause tells."""
+    tokens = clause.tokens
+    # 'from Oriel Labs to Quillon', 'to Quillon from Oriel Labs': a 'to' is a move's end beside
+    # a 'from' a name, not in 'tying scaling to GPU memory'
+    origins = [first - 1 for first, _, _ in clause.names if first and tokens[first - 1].low == "from"]
+    found = []
+    for first, _, span in clause.names:
+        at = first - 1
+        while at >= 0 and tokens[at].low in _DETERMINERS:
+            at -= 1
+        if at < 0:
+            continue
+        word = tokens[at].low
+        if word in _ORIGINS:
+            found.append((span, "origin", at))
+        elif word in _DESTINATIONS or (word == "to" and any(abs(at - origin) <= _RANGE_REACH for origin in origins)):
+            found.append((span, "destination", at))
+        elif word == "by" and at and tokens[at - 1].low in _HIRING:
+            found.append((span, "destination", at - 1))  # 'was hired by Quorum Bio'
+    for index, token in enumerate(tokens):
+        if token.low in _HIRING and _active(clause, index):
+            doer = _named_doer(clause, index)
+            if doer is not None:
+                found.append((doer[1], "destination", doer[0]))  # 'Quorum Bio hired'
+    return found
+
+
+def _move_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool]) -> str:
+    """A move's two ends exchanged: 'moved from Oriel Labs to Quillon' where a claim has her
+    leave Quillon to join Oriel Labs. A name the paragraph makes where a move starts, a claim
+    makes where it ends (or the reverse), and no claim where the paragraph does."""
+    mine = _move_ends(sentence)
+    if not mine:
+        return ""
+    theirs = [(cited, end) for cited in claims for end in _move_ends(cited.clause)]
+    for name, role, at in mine:
+        if not is_real(name):
+            continue
+        same = [(cited, end) for cited, end in theirs if _same_name(end[0], name)]
+        if not same or any(end[1] == role for _, end in same):
+            continue
+        cited, (_, _, position) = same[0]
+        return (
+            f"entity swap: the paragraph says '{_phrase(sentence, at, before=1, after=3)}'; "
+            f"{_claim_says(cited, _phrase(cited.clause, position, before=1, after=3))}"
         )
     return ""
 
