@@ -118,6 +118,13 @@ TWINS = [
         "Ivo Brandt, a researcher who used to work at Tessel, joined Marrow AI in June 2026.",
         "Ivo Brandt, a researcher who used to work at Marrow AI, joined Tessel in June 2026.",
     ),
+    # A description set beside a name between commas, moved to another of the claims' names.
+    (
+        "entity swap",
+        ["In March 2026 Corvane bought Pell Robotics, a maker of warehouse picking arms, for $90 million."],
+        "Pell Robotics, a maker of warehouse picking arms, was bought by Corvane for $90 million in March 2026.",
+        "In March 2026 Corvane, a maker of warehouse picking arms, bought Pell Robotics for $90 million.",
+    ),
 ]
 
 # Paired in other words: lists, 'respectively' and the parts of a sentence regrouped.

@@ -124,6 +124,7 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         or _opener_swap(sentence, claims)
         or _maker_swap(sentence, claims, is_real, mentioned)
         or _move_swap(sentence, claims, is_real)
+        or _description_swap(sentence, claims, is_real, mentioned)
         or _rank_swap(sentence, claims, is_real, mentioned)
         or _object_swap(sentence, claims, is_real, mentioned)
     )
@@ -560,6 +561,46 @@ def _move_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str
         return (
             f"entity swap: the paragraph says '{_phrase(sentence, at, before=1, after=3)}'; "
             f"{_claim_says(cited, _phrase(cited.clause, position, before=1, after=3))}"
+        )
+    return ""
+
+
+def _descriptions(clause: Clause) -> list[tuple[str, frozenset[str], int, int]]:
+    """Each (name, words, first and last token quoted) of a description set beside a name between commas: 'Tidewater
+    AI, a maker of RL environments for finance,'."""
+    tokens = clause.tokens
+    found = []
+    for first, last, span in clause.names:
+        if last + 2 >= len(tokens) or tokens[last + 1].low != "," or tokens[last + 2].low not in ("a", "an", "the"):
+            continue
+        end = _clause_end(tokens, last + 3)
+        words = frozenset(t.stem for t in tokens[last + 3 : end] if t.content and t.stem not in LIGHT)
+        if words:
+            found.append((span, words, first, min(end, last + 7)))
+    return found
+
+
+def _description_swap(
+    sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool], mentioned: str
+) -> str:
+    """A claim's description of one name set beside another: 'Halcyon Labs, a maker of RL
+    environments for finance,' where a claim says 'Tidewater AI, a maker of RL environments'."""
+    mine = _descriptions(sentence)
+    if not mine:
+        return ""
+    theirs = [(cited, found) for cited in claims for found in _descriptions(cited.clause)]
+    for name, words, first, last in mine:
+        if not is_real(name) or name not in mentioned:
+            continue
+        alike = [(cited, found) for cited, found in theirs if len(words & found[1]) * 2 > len(words)]
+        if not alike or any(_same_name(found[0], name) for _, found in alike):
+            continue
+        cited, (other, _, other_first, other_last) = alike[0]
+        if not is_real(other):
+            continue
+        return (
+            f"entity swap: the paragraph says '{_span(sentence, first, last)}'; "
+            f"{_claim_says(cited, _span(cited.clause, other_first, other_last))}"
         )
     return ""
 
