@@ -125,6 +125,17 @@ TWINS = [
         "Pell Robotics, a maker of warehouse picking arms, was bought by Corvane for $90 million in March 2026.",
         "In March 2026 Corvane, a maker of warehouse picking arms, bought Pell Robotics for $90 million.",
     ),
+    # A figure's owner after its 'for', and a name before a verb of saying tells the figure:
+    # 'Anthropic reported 74.5% for Claude Opus 4.1' gives the figure to the model.
+    (
+        "entity swap",
+        [
+            "Claude Opus 4.1 scored 74.5% on SWE-bench Verified, Anthropic said.",
+            "OpenAI said GPT-5 scored 74.9% on SWE-bench Verified.",
+        ],
+        "OpenAI put GPT-5 at 74.9% on SWE-bench Verified; Anthropic reported 74.5% for Claude Opus 4.1.",
+        "OpenAI put Claude Opus 4.1 at 74.9% on SWE-bench Verified; Anthropic reported 74.5% for GPT-5.",
+    ),
 ]
 
 # Paired in other words: lists, 'respectively' and the parts of a sentence regrouped.

@@ -191,8 +191,17 @@ def _sizes_noun(clause: Clause, index: int) -> bool:
 def _figure_name(clause: Clause, index: int) -> str | None:
     """The name a figure is said of: the nearest before it in its clause, or, when that name
     only qualifies an earlier one ('the Veritas library from Orchid Systems racked up 86,000
-    downloads'), the earlier one, the head of the noun phrase."""
+    downloads'), the earlier one, the head of the noun phrase. A name right after the figure's
+    'for' is its owner ('reported 74.5% for Claude Opus 4.1'), and a name before a verb of
+    saying is the one who tells the figure, not its owner."""
     tokens = clause.tokens
+    at = index + 1
+    while at < len(tokens) and at <= index + 3 and tokens[at].low in _SCALES:
+        at += 1
+    if at + 1 < len(tokens) and tokens[at].low == "for":
+        owner = next((span for first, _, span in clause.names if first in (at + 1, at + 2)), None)
+        if owner is not None:
+            return owner
     for position in range(len(clause.names) - 1, -1, -1):
         first, last, span = clause.names[position]
         if last >= index:
@@ -200,6 +209,8 @@ def _figure_name(clause: Clause, index: int) -> str | None:
         # 'trust AI tools, though 84% use them': the name is another clause's
         if index - last > 8 or any(t.boundary for t in tokens[last + 1 : index]):
             return None
+        if any(t.low in _SPEECH for t in tokens[last + 1 : index]):
+            return None  # 'Anthropic reported 74.5%': the teller, not the owner
         if position and first >= 2 and tokens[first - 1].low in ("and", ",") and tokens[first - 2].name:
             # 'Vega and Rho scored 71% and 69%': the pair's figures, told apart by order
             following = tokens[index + 1 : index + 3]
