@@ -136,6 +136,14 @@ TWINS = [
         "OpenAI put GPT-5 at 74.9% on SWE-bench Verified; Anthropic reported 74.5% for Claude Opus 4.1.",
         "OpenAI put Claude Opus 4.1 at 74.9% on SWE-bench Verified; Anthropic reported 74.5% for GPT-5.",
     ),
+    # A transfer's giver and receiver exchanged ('supply to' and 'get from' tell one transfer);
+    # a participle between a verb and its noun ('get liquefied natural gas') is an adjective.
+    (
+        "entity swap",
+        ["JERA agreed to supply liquefied natural gas to Shell for ten years."],
+        "Shell will get liquefied natural gas from JERA for ten years under the agreement.",
+        "JERA will get liquefied natural gas from Shell for ten years under the agreement.",
+    ),
 ]
 
 # Paired in other words: lists, 'respectively' and the parts of a sentence regrouped.
@@ -148,6 +156,11 @@ SAME_PAIRINGS = [
     (
         ["Kestrel Labs said its agent resolved 61% of tickets in the pilot."],
         "Engineers say the Kestrel Labs agent resolved 61% of tickets in the pilot.",
+    ),
+    # Two moves, each name at both ends: no exchange.
+    (
+        ["OpenAI gave Microsoft access to its models, and Microsoft gave OpenAI cloud credits."],
+        "Microsoft got access to OpenAI's models and gave OpenAI cloud credits in return.",
     ),
     # A list's items share one role: 'and' ends the list, it does not split the sentence.
     (

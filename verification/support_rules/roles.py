@@ -516,11 +516,22 @@ def _maker_swap(
     return ""
 
 
-# Where a move starts and where it ends: 'left Quillon', 'a former DeepLattice researcher',
-# 'moved from Oriel Labs to Quillon', 'joined DeepLattice', 'Quorum Bio hired'.
+# Where a move (of a person, of goods) starts and where it ends: 'left Quillon', 'a former
+# DeepLattice researcher', 'moved from Oriel Labs to Quillon', 'joined DeepLattice', 'Quorum Bio
+# hired', 'JERA will supply gas to Shell'.
 _ORIGINS = _forms("from left leaving leaves leave quit quits quitting former departed departing exited")
 _DESTINATIONS = _forms("joined join joins joining")
 _HIRING = _forms("hired hires hire hiring poached poaches recruited recruits appointed appoints")
+# A transfer's giver does these ('JERA agreed to supply gas to Shell'), its receiver these
+# ('Shell will get gas from JERA'). Not 'license': 'Corvid licensed Ivy's model' is the receiver.
+_GIVING = _forms(
+    "supply supplies supplied sell sells sold give gives gave award awards awarded "
+    "lend lends lent ship ships shipped provide provides provided deliver delivers delivered"
+)
+_GETTING = _forms(
+    "get gets got receive receives received buy buys bought obtain obtains obtained win wins won acquire "
+    "acquires acquired"
+)
 
 
 _RANGE_REACH = 6
@@ -532,6 +543,7 @@ def _move_ends(clause: Clause) -> list[tuple[str, str, int]]:
     # 'from Oriel Labs to Quillon', 'to Quillon from Oriel Labs': a 'to' is a move's end beside
     # a 'from' a name, not in 'tying scaling to GPU memory'
     origins = [first - 1 for first, _, _ in clause.names if first and tokens[first - 1].low == "from"]
+    givers = [index for index, token in enumerate(tokens) if token.low in _GIVING]  # 'supply gas to Shell'
     found = []
     for first, _, span in clause.names:
         at = first - 1
@@ -542,26 +554,39 @@ def _move_ends(clause: Clause) -> list[tuple[str, str, int]]:
         word = tokens[at].low
         if word in _ORIGINS:
             found.append((span, "origin", at))
-        elif word in _DESTINATIONS or (word == "to" and any(abs(at - origin) <= _RANGE_REACH for origin in origins)):
+        elif word in _DESTINATIONS or (
+            word == "to"
+            and (
+                any(abs(at - origin) <= _RANGE_REACH for origin in origins)
+                or any(
+                    0 < at - giver <= _RANGE_REACH and not any(t.boundary for t in tokens[giver:at]) for giver in givers
+                )
+            )
+            and not _owner_at(clause, first)
+        ):
             found.append((span, "destination", at))
         elif word == "by" and at and tokens[at - 1].low in _HIRING:
             found.append((span, "destination", at - 1))  # 'was hired by Quorum Bio'
     for index, token in enumerate(tokens):
-        if token.low in _HIRING and _active(clause, index):
+        if (token.low in _HIRING or token.low in _GETTING or token.low in _GIVING) and _active(clause, index):
             doer = _named_doer(clause, index)
             if doer is not None:
-                found.append((doer[1], "destination", doer[0]))  # 'Quorum Bio hired'
+                # 'Quorum Bio hired', 'Shell will get', 'JERA agreed to supply'
+                found.append((doer[1], "origin" if token.low in _GIVING else "destination", doer[0]))
     return found
 
 
 def _move_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool]) -> str:
     """A move's two ends exchanged: 'moved from Oriel Labs to Quillon' where a claim has her
-    leave Quillon to join Oriel Labs. A name the paragraph makes where a move starts, a claim
-    makes where it ends (or the reverse), and no claim where the paragraph does."""
+    leave Quillon to join Oriel Labs; 'JERA will get gas from Shell' where JERA supplies Shell.
+    A name the paragraph makes where a move starts, a claim makes where it ends (or the
+    reverse), and no claim where the paragraph does; each side tells one move."""
     mine = _move_ends(sentence)
     if not mine:
         return ""
     theirs = [(cited, end) for cited in claims for end in _move_ends(cited.clause)]
+    if not (_one_move(mine) and _one_move([end for _, end in theirs])):
+        return ""  # 'A gave B access, and B gave A credits': two moves, each end both ways
     for name, role, at in mine:
         if not is_real(name):
             continue
@@ -574,6 +599,22 @@ def _move_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str
             f"{_claim_says(cited, _phrase(cited.clause, position, before=1, after=3))}"
         )
     return ""
+
+
+def _owner_at(clause: Clause, first: int) -> bool:
+    """Whether the name starting at ``first`` owns the word after it: 'access to OpenAI's models'."""
+    last = next(end for start, end, _ in clause.names if start == first)
+    tokens = clause.tokens
+    return tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'"
+
+
+def _one_move(ends: list[tuple[str, str, int]]) -> bool:
+    """Whether the ends a text tells are of one move: one name where it starts, one where it ends."""
+    for role in ("origin", "destination"):
+        names = [name for name, said, _ in ends if said == role]
+        if any(not _same_name(name, names[0]) for name in names):
+            return False
+    return True
 
 
 def _descriptions(clause: Clause) -> list[tuple[str, frozenset[str], int, int]]:
@@ -802,8 +843,27 @@ def _verbs(clause: Clause) -> list[int]:
             and not _possessive_at(clause, index)
             and clause.text[token.end : token.end + 1] != "-"  # 'fine-tuning', 'sim-trained': a modifier
             and _verb_like(clause, index)
+            and not _adjective_at(clause, index)
         ]
     return clause.verbs
+
+
+def _adjective_at(clause: Clause, index: int) -> bool:
+    """A participle right after a verb and before a noun is the noun's adjective: 'get
+    liquefied natural gas', 'supply liquefied natural gas' say no one liquefied anything."""
+    tokens = clause.tokens
+    token = tokens[index]
+    if not token.low.endswith("ed") or not index or index + 1 >= len(tokens):
+        return False
+    previous, following = tokens[index - 1], tokens[index + 1]
+    return (
+        previous.content
+        and not previous.name
+        and _verb_like(clause, index - 1)
+        and following.content
+        and not following.name
+        and following.kind == "word"
+    )
 
 
 def _name_in_clause(clause: Clause, position: int, name: str) -> bool:
