@@ -162,6 +162,15 @@ SAME_PAIRINGS = [
         ["OpenAI gave Microsoft access to its models, and Microsoft gave OpenAI cloud credits."],
         "Microsoft got access to OpenAI's models and gave OpenAI cloud credits in return.",
     ),
+    # A comparison pairs the two things in one part and their figures by benchmark: a name and
+    # a figure are no peers whose pairings were exchanged.
+    (
+        [
+            "Acme's model scored 80% on ToolBench and 70% on WebShop.",
+            "Beta's model scored 75% on ToolBench and 72% on WebShop.",
+        ],
+        "Beta's model beat Acme's on WebShop, 72% to 70%, but trailed it on ToolBench, 75% to 80%.",
+    ),
     # A list's items share one role: 'and' ends the list, it does not split the sentence.
     (
         ["General scores on GSM8K, MMLU and IFEval were largely preserved after Lark training."],

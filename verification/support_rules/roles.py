@@ -1410,8 +1410,8 @@ def pairing_swap_rule(sentences: Sequence[Clause], claims: Sequence[Cited]) -> l
                     homes[item] = (home, other)
     for a, b in itertools.combinations(sorted(homes, key=homes.__getitem__), 2):
         (mine_a, theirs_a), (mine_b, theirs_b) = homes[a], homes[b]
-        if mine_a == mine_b or theirs_a == theirs_b:
-            continue
+        if mine_a == mine_b or theirs_a == theirs_b or a[0] != b[0]:
+            continue  # two names or two figures: peers whose pairings can be exchanged
         said_a, said_b, claimed_a, claimed_b = mine[mine_a], mine[mine_b], theirs[theirs_a], theirs[theirs_b]
         moved_to_b = (claimed_a.items & said_b.items) - claimed_b.items - said_a.items
         moved_to_a = (claimed_b.items & said_a.items) - claimed_a.items - said_b.items
