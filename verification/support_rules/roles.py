@@ -21,7 +21,7 @@ from .backing import same_word
 from .context import _names_around
 from .polarity import _comparisons, _order
 from .quoting import Cited, _claim_says, _phrase, _span
-from .tokens import Clause, Token, _clause_end, _number_value, _numbers, _verb_like, real_names
+from .tokens import Clause, Token, _clause_end, _number_value, _numbers, _verb_like, clause_of, real_names
 from .words import (
     _ADVERBS,
     _AUXILIARIES,
@@ -447,10 +447,12 @@ _MAKING = _forms(
 _MAKERS_BETWEEN = 4
 
 
-def _makers(clause: Clause) -> list[tuple[str, str, int, int]]:
+@lru_cache(maxsize=4096)
+def _makers(text: str) -> tuple[tuple[str, str, int, int], ...]:
     """Each (thing, maker, first, last) a clause says, both names: 'Oriel Labs' Kite-7B', 'Atlas-
     70B, a model from Verity Labs', 'Kite-7B was developed by DeepLattice', 'Corvid AI trained
     Corvid-34B'. First and last are the tokens a reason quotes."""
+    clause = clause_of(text)
     tokens = clause.tokens
     names = clause.names
     found = []
@@ -490,7 +492,7 @@ def _makers(clause: Clause) -> list[tuple[str, str, int, int]]:
             tokens[thing[1]].low.endswith("'s") or clause.text[tokens[thing[1]].end : tokens[thing[1]].end + 1] == "'"
         ):
             found.append((thing[2], doer[1], doer[0], thing[1]))  # 'Corvid AI trained Corvid-34B'
-    return found
+    return tuple(found)
 
 
 def _maker_swap(
@@ -498,10 +500,10 @@ def _maker_swap(
 ) -> str:
     """A thing given another maker of the claims' names: 'Oriel Labs' Kite-7B' where a claim
     says 'Kite-7B was developed by DeepLattice' and Oriel Labs makes something else."""
-    mine = _makers(sentence)
+    mine = _makers(sentence.text)
     if not mine:
         return ""
-    theirs = [(cited, made) for cited in claims for made in _makers(cited.clause)]
+    theirs = [(cited, made) for cited in claims for made in _makers(cited.clause.text)]
     for thing, maker, first, last in mine:
         if not is_real(maker) or maker not in mentioned:
             continue
@@ -537,8 +539,10 @@ _GETTING = _forms(
 _RANGE_REACH = 6
 
 
-def _move_ends(clause: Clause) -> list[tuple[str, str, int]]:
+@lru_cache(maxsize=4096)
+def _move_ends(text: str) -> tuple[tuple[str, str, int], ...]:
     """Each (name, 'origin' or 'destination', token) of a move a clause tells."""
+    clause = clause_of(text)
     tokens = clause.tokens
     # 'from Oriel Labs to Quillon', 'to Quillon from Oriel Labs': a 'to' is a move's end beside
     # a 'from' a name, not in 'tying scaling to GPU memory'
@@ -573,7 +577,7 @@ def _move_ends(clause: Clause) -> list[tuple[str, str, int]]:
             if doer is not None:
                 # 'Quorum Bio hired', 'Shell will get', 'JERA agreed to supply'
                 found.append((doer[1], "origin" if token.low in _GIVING else "destination", doer[0]))
-    return found
+    return tuple(found)
 
 
 def _move_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool]) -> str:
@@ -581,10 +585,10 @@ def _move_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str
     leave Quillon to join Oriel Labs; 'JERA will get gas from Shell' where JERA supplies Shell.
     A name the paragraph makes where a move starts, a claim makes where it ends (or the
     reverse), and no claim where the paragraph does; each side tells one move."""
-    mine = _move_ends(sentence)
+    mine = _move_ends(sentence.text)
     if not mine:
         return ""
-    theirs = [(cited, end) for cited in claims for end in _move_ends(cited.clause)]
+    theirs = [(cited, end) for cited in claims for end in _move_ends(cited.clause.text)]
     if not (_one_move(mine) and _one_move([end for _, end in theirs])):
         return ""  # 'A gave B access, and B gave A credits': two moves, each end both ways
     for name, role, at in mine:
@@ -608,7 +612,7 @@ def _owner_at(clause: Clause, first: int) -> bool:
     return tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'"
 
 
-def _one_move(ends: list[tuple[str, str, int]]) -> bool:
+def _one_move(ends: Sequence[tuple[str, str, int]]) -> bool:
     """Whether the ends a text tells are of one move: one name where it starts, one where it ends."""
     for role in ("origin", "destination"):
         names = [name for name, said, _ in ends if said == role]
@@ -617,9 +621,11 @@ def _one_move(ends: list[tuple[str, str, int]]) -> bool:
     return True
 
 
-def _descriptions(clause: Clause) -> list[tuple[str, frozenset[str], int, int]]:
+@lru_cache(maxsize=4096)
+def _descriptions(text: str) -> tuple[tuple[str, frozenset[str], int, int], ...]:
     """Each (name, words, first and last token quoted) of a description set beside a name between commas: 'Tidewater
     AI, a maker of RL environments for finance,'."""
+    clause = clause_of(text)
     tokens = clause.tokens
     found = []
     for first, last, span in clause.names:
@@ -629,7 +635,7 @@ def _descriptions(clause: Clause) -> list[tuple[str, frozenset[str], int, int]]:
         words = frozenset(t.stem for t in tokens[last + 3 : end] if t.content and t.stem not in LIGHT)
         if words:
             found.append((span, words, first, min(end, last + 7)))
-    return found
+    return tuple(found)
 
 
 def _description_swap(
@@ -637,10 +643,10 @@ def _description_swap(
 ) -> str:
     """A claim's description of one name set beside another: 'Halcyon Labs, a maker of RL
     environments for finance,' where a claim says 'Tidewater AI, a maker of RL environments'."""
-    mine = _descriptions(sentence)
+    mine = _descriptions(sentence.text)
     if not mine:
         return ""
-    theirs = [(cited, found) for cited in claims for found in _descriptions(cited.clause)]
+    theirs = [(cited, found) for cited in claims for found in _descriptions(cited.clause.text)]
     for name, words, first, last in mine:
         if not is_real(name) or name not in mentioned:
             continue
@@ -1326,29 +1332,34 @@ def _ends_list(tokens: list[Token], index: int) -> bool:
     return words > 0 and at >= 0 and tokens[at].low == ","
 
 
-def _segment_items(clause: Clause, first: int, end: int, name_key: Callable[[str], str | None]) -> frozenset[str]:
-    """What a part of a clause says, as items: its names ('n:'), its figures ('f:', years left
-    to the date rule) and its telling words ('w:', a long stem by its first six letters)."""
-    items = set()
-    for _, last, span in clause.names:
-        if first <= last < end and (key := name_key(span)) is not None:
-            items.add("n:" + key)
-    for token in clause.tokens[first:end]:
-        if token.name:
-            continue
-        if token.kind == "number":
-            if not _YEAR.fullmatch(token.low):  # a year, not '2,000'
-                items.add("f:" + _number_value(token))
-        elif (
-            token.content
-            and token.stem not in LIGHT
-            and token.low not in POLARITY
-            and token.low not in _SPEECH
-            and token.low not in NUMBER_WORDS
-            and token.low not in MONTHS  # a date moved is the date rule's
-        ):
-            items.add("w:" + (token.stem[:6] if len(token.stem) >= 6 else token.stem))
-    return frozenset(items)
+@lru_cache(maxsize=4096)
+def _said_parts(text: str) -> tuple[tuple[int, int, frozenset[str], tuple[str, ...]], ...]:
+    """The parts of a text that pair things up, each as (first, end, items, names): its figures
+    ('f:', years left to the date rule) and telling words ('w:', a long stem by its first six
+    letters) as items, its names apart, for the claims decide how a name is spelled. Kept once
+    a text: a story cites the same claims from many passages."""
+    clause = clause_of(text)
+    parts = []
+    for first, end in _pair_segments(clause):
+        items = set()
+        for token in clause.tokens[first:end]:
+            if token.name:
+                continue
+            if token.kind == "number":
+                if not _YEAR.fullmatch(token.low):  # a year, not '2,000'
+                    items.add("f:" + _number_value(token))
+            elif (
+                token.content
+                and token.stem not in LIGHT
+                and token.low not in POLARITY
+                and token.low not in _SPEECH
+                and token.low not in NUMBER_WORDS
+                and token.low not in MONTHS  # a date moved is the date rule's
+            ):
+                items.add("w:" + (token.stem[:6] if len(token.stem) >= 6 else token.stem))
+        names = tuple(span for _, last, span in clause.names if first <= last < end)
+        parts.append((first, end, frozenset(items), names))
+    return tuple(parts)
 
 
 @dataclass(frozen=True)
@@ -1367,16 +1378,20 @@ class _Part:
 
 def _parts(clauses: Sequence[tuple[Clause, str]], name_key: Callable[[str], str | None]) -> list[_Part]:
     return [
-        _Part(clause, label, first, end, _segment_items(clause, first, end, name_key))
+        _Part(clause, label, first, end, items | {"n:" + key for span in names if (key := name_key(span)) is not None})
         for clause, label in clauses
-        for first, end in _pair_segments(clause)
+        for first, end, items, names in _said_parts(clause.text)
     ]
 
 
-def _only_home(parts: list[_Part], item: str) -> int | None:
-    """The one part that says ``item``; None when none does, or several."""
-    homes = [number for number, part in enumerate(parts) if item in part.items]
-    return homes[0] if len(homes) == 1 else None
+def _homes(parts: list[_Part]) -> dict[str, int]:
+    """The one part that says each name or figure, for those said in one part only."""
+    seen: dict[str, list[int]] = {}
+    for number, part in enumerate(parts):
+        for item in part.items:
+            if item[0] in "nf":
+                seen.setdefault(item, []).append(number)
+    return {item: numbers[0] for item, numbers in seen.items() if len(numbers) == 1}
 
 
 def pairing_swap_rule(sentences: Sequence[Clause], claims: Sequence[Cited]) -> list[str]:
@@ -1386,6 +1401,8 @@ def pairing_swap_rule(sentences: Sequence[Clause], claims: Sequence[Cited]) -> l
     Meridian's round, while Arcadia headed Lumen's' against the reverse. A and B are names or
     figures each said in one part on each side; what moved must have left its side: a word the
     claims say of both, or the paragraph of both, is no exchange."""
+    if sum(len(_said_parts(sentence.text)) for sentence in sentences) < 2:
+        return []
     claim_names = {_compact(span) for cited in claims for _, _, span in cited.clause.names}
     real = set().union(*(real_names(cited.clause) for cited in claims))
 
@@ -1397,21 +1414,17 @@ def pairing_swap_rule(sentences: Sequence[Clause], claims: Sequence[Cited]) -> l
         found = next((key for key in claim_names if len(key) > 3 and (key in compact or compact in key)), None)
         return found if found is not None else (compact if span in real else None)
 
-    mine = _parts([(sentence, "") for sentence in sentences], name_key)
     theirs = _parts([(cited.clause, cited.label) for cited in claims], name_key)
-    if len(mine) < 2 or len(theirs) < 2:
+    if len(theirs) < 2:
         return []
-    homes = {}
-    for part in mine:
-        for item in part.items:
-            if item[0] in "nf" and item not in homes:
-                home, other = _only_home(mine, item), _only_home(theirs, item)
-                if home is not None and other is not None:
-                    homes[item] = (home, other)
-    for a, b in itertools.combinations(sorted(homes, key=homes.__getitem__), 2):
-        (mine_a, theirs_a), (mine_b, theirs_b) = homes[a], homes[b]
-        if mine_a == mine_b or theirs_a == theirs_b or a[0] != b[0]:
-            continue  # two names or two figures: peers whose pairings can be exchanged
+    mine = _parts([(sentence, "") for sentence in sentences], name_key)
+    mine_homes, their_homes = _homes(mine), _homes(theirs)
+    # Two names or two figures: peers whose pairings can be exchanged. Peers said in the same
+    # parts on both sides are tested once.
+    homes = sorted({(item[0], home, their_homes[item]) for item, home in mine_homes.items() if item in their_homes})
+    for (kind_a, mine_a, theirs_a), (kind_b, mine_b, theirs_b) in itertools.combinations(homes, 2):
+        if mine_a == mine_b or theirs_a == theirs_b or kind_a != kind_b:
+            continue
         said_a, said_b, claimed_a, claimed_b = mine[mine_a], mine[mine_b], theirs[theirs_a], theirs[theirs_b]
         moved_to_b = (claimed_a.items & said_b.items) - claimed_b.items - said_a.items
         moved_to_a = (claimed_b.items & said_a.items) - claimed_a.items - said_b.items
