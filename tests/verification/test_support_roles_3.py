@@ -144,6 +144,20 @@ TWINS = [
         "Shell will get liquefied natural gas from JERA for ten years under the agreement.",
         "JERA will get liquefied natural gas from Shell for ten years under the agreement.",
     ),
+    # A contest's winner and loser exchanged, whatever verb of winning or losing tells it,
+    # active or passive.
+    (
+        "entity swap",
+        ["Osprey-8B outperformed Tern-70B on ToolBench, 64.1% to 60.3%, the preprint says."],
+        "Tern-70B trailed Osprey-8B on ToolBench, 60.3% to 64.1%, the preprint says.",
+        "Tern-70B edged out Osprey-8B on ToolBench, 64.1% to 60.3%, the preprint says.",
+    ),
+    (
+        "entity swap",
+        ["Osprey-8B outperformed Tern-70B on ToolBench, 64.1% to 60.3%, the preprint says."],
+        "On ToolBench, Tern-70B was beaten by Osprey-8B, 64.1% to 60.3%, the preprint says.",
+        "On ToolBench, Osprey-8B was beaten by Tern-70B, 64.1% to 60.3%, the preprint says.",
+    ),
 ]
 
 # Paired in other words: lists, 'respectively' and the parts of a sentence regrouped.

@@ -124,6 +124,7 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         or _opener_swap(sentence, claims)
         or _maker_swap(sentence, claims, is_real, mentioned)
         or _move_swap(sentence, claims, is_real)
+        or _move_swap(sentence, claims, is_real, _contest_ends)
         or _description_swap(sentence, claims, is_real, mentioned)
         or _rank_swap(sentence, claims, is_real, mentioned)
         or _object_swap(sentence, claims, is_real, mentioned)
@@ -540,8 +541,8 @@ _RANGE_REACH = 6
 
 
 @lru_cache(maxsize=4096)
-def _move_ends(text: str) -> tuple[tuple[str, str, int], ...]:
-    """Each (name, 'origin' or 'destination', token) of a move a clause tells."""
+def _move_ends(text: str) -> tuple[tuple[str, str, int, int], ...]:
+    """Each (name, 'origin' or 'destination', first and last token quoted) of a move a clause tells."""
     clause = clause_of(text)
     tokens = clause.tokens
     # 'from Oriel Labs to Quillon', 'to Quillon from Oriel Labs': a 'to' is a move's end beside
@@ -549,7 +550,7 @@ def _move_ends(text: str) -> tuple[tuple[str, str, int], ...]:
     origins = [first - 1 for first, _, _ in clause.names if first and tokens[first - 1].low == "from"]
     givers = [index for index, token in enumerate(tokens) if token.low in _GIVING]  # 'supply gas to Shell'
     found = []
-    for first, _, span in clause.names:
+    for first, last, span in clause.names:
         at = first - 1
         while at >= 0 and tokens[at].low in _DETERMINERS:
             at -= 1
@@ -557,7 +558,7 @@ def _move_ends(text: str) -> tuple[tuple[str, str, int], ...]:
             continue
         word = tokens[at].low
         if word in _ORIGINS:
-            found.append((span, "origin", at))
+            found.append((span, "origin", at, last))
         elif word in _DESTINATIONS or (
             word == "to"
             and (
@@ -568,39 +569,45 @@ def _move_ends(text: str) -> tuple[tuple[str, str, int], ...]:
             )
             and not _owner_at(clause, first)
         ):
-            found.append((span, "destination", at))
+            found.append((span, "destination", at, last))
         elif word == "by" and at and tokens[at - 1].low in _HIRING:
-            found.append((span, "destination", at - 1))  # 'was hired by Quorum Bio'
+            found.append((span, "destination", at - 1, last))  # 'was hired by Quorum Bio'
     for index, token in enumerate(tokens):
         if (token.low in _HIRING or token.low in _GETTING or token.low in _GIVING) and _active(clause, index):
             doer = _named_doer(clause, index)
             if doer is not None:
                 # 'Quorum Bio hired', 'Shell will get', 'JERA agreed to supply'
-                found.append((doer[1], "origin" if token.low in _GIVING else "destination", doer[0]))
+                found.append((doer[1], "origin" if token.low in _GIVING else "destination", doer[0], index))
     return tuple(found)
 
 
-def _move_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool]) -> str:
+def _move_swap(
+    sentence: Clause,
+    claims: Sequence[Cited],
+    is_real: Callable[[str | None], bool],
+    ends: Callable[[str], tuple[tuple[str, str, int, int], ...]] = _move_ends,
+) -> str:
     """A move's two ends exchanged: 'moved from Oriel Labs to Quillon' where a claim has her
     leave Quillon to join Oriel Labs; 'JERA will get gas from Shell' where JERA supplies Shell.
     A name the paragraph makes where a move starts, a claim makes where it ends (or the
-    reverse), and no claim where the paragraph does; each side tells one move."""
-    mine = _move_ends(sentence.text)
+    reverse), and no claim where the paragraph does; each side tells one move. ``ends`` reads
+    another kind of two-ended event the same way (a contest's winner and loser)."""
+    mine = ends(sentence.text)
     if not mine:
         return ""
-    theirs = [(cited, end) for cited in claims for end in _move_ends(cited.clause.text)]
+    theirs = [(cited, end) for cited in claims for end in ends(cited.clause.text)]
     if not (_one_move(mine) and _one_move([end for _, end in theirs])):
         return ""  # 'A gave B access, and B gave A credits': two moves, each end both ways
-    for name, role, at in mine:
+    for name, role, first, last in mine:
         if not is_real(name):
             continue
         same = [(cited, end) for cited, end in theirs if _same_name(end[0], name)]
         if not same or any(end[1] == role for _, end in same):
             continue
-        cited, (_, _, position) = same[0]
+        cited, (_, _, other_first, other_last) = same[0]
         return (
-            f"entity swap: the paragraph says '{_phrase(sentence, at, before=1, after=3)}'; "
-            f"{_claim_says(cited, _phrase(cited.clause, position, before=1, after=3))}"
+            f"entity swap: the paragraph says '{_span(sentence, first, last)}'; "
+            f"{_claim_says(cited, _span(cited.clause, other_first, other_last))}"
         )
     return ""
 
@@ -612,13 +619,61 @@ def _owner_at(clause: Clause, first: int) -> bool:
     return tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'"
 
 
-def _one_move(ends: Sequence[tuple[str, str, int]]) -> bool:
-    """Whether the ends a text tells are of one move: one name where it starts, one where it ends."""
-    for role in ("origin", "destination"):
-        names = [name for name, said, _ in ends if said == role]
+def _one_move(ends: Sequence[tuple[str, str, int, int]]) -> bool:
+    """Whether the ends a text tells are of one move: one name at each end."""
+    for role in {end[1] for end in ends}:
+        names = [end[0] for end in ends if end[1] == role]
         if any(not _same_name(name, names[0]) for name in names):
             return False
     return True
+
+
+# A contest's winner does these to its loser ('CoachRL-4B surpassed Llama'), its loser these
+# to its winner ('Kite-7B trailed Pathfinder').
+_WINNING = _forms(
+    "beat beats beating beaten defeat defeats defeated defeating outperform outperforms outperformed "
+    "outperforming surpass surpasses surpassed surpassing outscore outscores outscored outscoring best bests "
+    "bested edge edges edged edging overtake overtakes overtook overtaken"
+)
+_LOSING = _forms("trail trails trailed trailing lag lags lagged lagging")
+_CONTEST_REACH = 4
+
+
+@lru_cache(maxsize=4096)
+def _contest_ends(text: str) -> tuple[tuple[str, str, int, int], ...]:
+    """Each (name, 'winner' or 'loser', first and last token quoted) of a contest a clause tells: 'Llama edged out
+    CoachRL-4B', 'o3 was beaten by Grok 4', 'Kite-7B trailed Pathfinder'."""
+    clause = clause_of(text)
+    tokens = clause.tokens
+    found = []
+    for index, token in enumerate(tokens):
+        winning = token.low in _WINNING
+        if not winning and token.low not in _LOSING:
+            continue
+        after = next(
+            (
+                (first, last, span)
+                for first, last, span in clause.names
+                if index < first <= index + _CONTEST_REACH
+                and not any(t.boundary for t in tokens[index + 1 : first])
+                and not _owner_at(clause, first)
+            ),
+            None,
+        )
+        before = next(((first, last, span) for first, last, span in reversed(clause.names) if last < index), None)
+        if _passive_at(clause, index):
+            if after is None or tokens[after[0] - 1].low != "by":
+                continue
+            doer, done_to = after, before  # 'o3 was beaten by Grok 4'
+        else:
+            named = _named_doer(clause, index)
+            doer = next((name for name in clause.names if named and name[0] == named[0]), None)
+            done_to = after
+        quoted = [index] + [position for name in (doer, done_to) if name is not None for position in name[:2]]
+        for name, does in ((doer, True), (done_to, False)):
+            if name is not None:
+                found.append((name[2], "winner" if does == winning else "loser", min(quoted), max(quoted)))
+    return tuple(found)
 
 
 @lru_cache(maxsize=4096)
