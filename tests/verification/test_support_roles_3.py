@@ -158,6 +158,20 @@ TWINS = [
         "On ToolBench, Tern-70B was beaten by Osprey-8B, 64.1% to 60.3%, the preprint says.",
         "On ToolBench, Osprey-8B was beaten by Tern-70B, 64.1% to 60.3%, the preprint says.",
     ),
+    # A deal's sides exchanged: who buys and what is bought, who backs and who is backed,
+    # whatever the verb ('paid $90 million for', 'led a round in', 'raised').
+    (
+        "entity swap",
+        ["Halden Labs acquired Pell Robotics for $90 million in March 2026."],
+        "In March 2026 Halden Labs paid $90 million for Pell Robotics.",
+        "In March 2026 Pell Robotics paid $90 million for Halden Labs.",
+    ),
+    (
+        "entity swap",
+        ["Lumen Forge raised $1.2 billion in a round led by Harbor Point Partners."],
+        "Harbor Point Partners invested $1.2 billion in Lumen Forge, leading the round.",
+        "Lumen Forge led a $1.2 billion round in Harbor Point Partners.",
+    ),
 ]
 
 # Paired in other words: lists, 'respectively' and the parts of a sentence regrouped.

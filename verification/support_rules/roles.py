@@ -125,6 +125,7 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         or _maker_swap(sentence, claims, is_real, mentioned)
         or _move_swap(sentence, claims, is_real)
         or _move_swap(sentence, claims, is_real, _contest_ends)
+        or _move_swap(sentence, claims, is_real, _deal_ends)
         or _description_swap(sentence, claims, is_real, mentioned)
         or _rank_swap(sentence, claims, is_real, mentioned)
         or _object_swap(sentence, claims, is_real, mentioned)
@@ -673,6 +674,84 @@ def _contest_ends(text: str) -> tuple[tuple[str, str, int, int], ...]:
         for name, does in ((doer, True), (done_to, False)):
             if name is not None:
                 found.append((name[2], "winner" if does == winning else "loser", min(quoted), max(quoted)))
+    return tuple(found)
+
+
+# A deal's two sides: who buys and what is bought ('Halden acquired Pell', 'paid $90 million
+# for Pell'), who backs and who is backed ('led a round in Lumen Forge', 'Lumen Forge raised').
+_BUYING = _forms("acquire acquires acquired acquiring buy buys bought buying purchase purchases purchased")
+_PAYING = _forms("pay pays paid paying")
+_BACKING = _forms("invest invests invested investing back backs backed backing fund funds funded funding")
+_ROUND_LEADING = _forms("lead leads led leading head heads headed heading")
+_RAISING = _forms("raise raises raised raising")
+_DEAL_REACH = 6
+
+
+def _name_after(clause: Clause, index: int, words: frozenset[str] | None = None) -> tuple[int, int, str] | None:
+    """The first name after token ``index`` in its clause, within _DEAL_REACH tokens, after
+    one of ``words`` when given ('paid $90 million for Pell'), not an owner ('Acme's unit')."""
+    tokens = clause.tokens
+    for first, last, span in clause.names:
+        if first <= index or first > index + _DEAL_REACH or any(t.boundary for t in tokens[index + 1 : first]):
+            continue
+        at = first - 1
+        while at > index and tokens[at].low in _DETERMINERS:
+            at -= 1
+        if (words is None or tokens[at].low in words) and not _owner_at(clause, first):
+            return first, last, span
+        return None
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _deal_ends(text: str) -> tuple[tuple[str, str, int, int], ...]:
+    """Each (name, side, first and last token quoted) of a deal a clause tells: 'buyer' and
+    'bought', 'backer' and 'backed'."""
+    clause = clause_of(text)
+    tokens = clause.tokens
+    has_round = any(t.low in ("round", "rounds") for t in tokens)
+    found = []
+
+    def both(
+        doer: tuple[int, int, str] | None, done_to: tuple[int, int, str] | None, sides: tuple[str, str], index: int
+    ) -> None:
+        quoted = [index] + [position for name in (doer, done_to) if name is not None for position in name[:2]]
+        for name, side in zip((doer, done_to), sides, strict=True):
+            if name is not None:
+                found.append((name[2], side, min(quoted), max(quoted)))
+
+    for index, token in enumerate(tokens):
+        low = token.low
+        named = _named_doer(clause, index)
+        doer = next((name for name in clause.names if named and name[0] == named[0]), None)
+        if low in _BUYING:
+            if _passive_at(clause, index):
+                agent = _name_after(clause, index, frozenset(["by"]))
+                subject = next((name for name in reversed(clause.names) if name[1] < index), None)
+                both(agent, subject if agent else None, ("buyer", "bought"), index)
+            else:
+                both(doer, _name_after(clause, index), ("buyer", "bought"), index)
+        elif low in _PAYING:
+            both(doer, _name_after(clause, index, frozenset(["for"])), ("buyer", "bought"), index)
+        elif low in _BACKING:
+            if _passive_at(clause, index):
+                agent = _name_after(clause, index, frozenset(["by"]))
+                subject = next((name for name in reversed(clause.names) if name[1] < index), None)
+                both(agent, subject if agent else None, ("backer", "backed"), index)
+            else:
+                both(
+                    doer,
+                    _name_after(clause, index, frozenset(["in", "into"]) if low.startswith("invest") else None),
+                    ("backer", "backed"),
+                    index,
+                )
+        elif low in _ROUND_LEADING and has_round:
+            if _passive_at(clause, index):
+                both(_name_after(clause, index, frozenset(["by"])), None, ("backer", "backed"), index)
+            else:
+                both(doer, _name_after(clause, index, frozenset(["in", "for", "into"])), ("backer", "backed"), index)
+        elif low in _RAISING and _active(clause, index):
+            both(None, doer, ("backer", "backed"), index)  # 'Lumen Forge raised $1.2 billion'
     return tuple(found)
 
 
