@@ -172,6 +172,13 @@ TWINS = [
         "Harbor Point Partners invested $1.2 billion in Lumen Forge, leading the round.",
         "Lumen Forge led a $1.2 billion round in Harbor Point Partners.",
     ),
+    # A preference is a contest: the one chosen over the other wins.
+    (
+        "entity swap",
+        ["In the study, readers preferred Tern's answers over Osprey's in 61% of comparisons."],
+        "Readers in the study chose Tern's answers over those of Osprey in 61% of comparisons.",
+        "Readers in the study favoured Osprey's answers over Tern's in 61% of comparisons.",
+    ),
 ]
 
 # Paired in other words: lists, 'respectively' and the parts of a sentence regrouped.

@@ -642,6 +642,10 @@ _WINNING = _forms(
     "bested edge edges edged edging overtake overtakes overtook overtaken"
 )
 _LOSING = _forms("trail trails trailed trailing lag lags lagged lagging")
+_PREFERRING = _forms(
+    "prefer prefers preferred preferring favour favours favoured favor favors favored choose chooses chose "
+    "chosen pick picks picked rate rates rated"
+)
 _CONTEST_REACH = 4
 
 
@@ -653,6 +657,18 @@ def _contest_ends(text: str) -> tuple[tuple[str, str, int, int], ...]:
     tokens = clause.tokens
     found = []
     for index, token in enumerate(tokens):
+        if token.low == "over":
+            # 'graders preferred Claude's summaries over GPT-4o's': the one preferred wins
+            verb = next(
+                (i for i in range(index - 1, -1, -1) if tokens[i].low in _PREFERRING or tokens[i].boundary), None
+            )
+            if verb is None or tokens[verb].boundary:
+                continue
+            chosen = next((name for name in reversed(clause.names) if verb < name[0] and name[1] < index), None)
+            other = next((name for name in clause.names if index < name[0] <= index + 2), None)
+            if chosen is not None and other is not None:
+                found += [(chosen[2], "winner", verb, other[1]), (other[2], "loser", verb, other[1])]
+            continue
         winning = token.low in _WINNING
         if not winning and token.low not in _LOSING:
             continue
