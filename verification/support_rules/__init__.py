@@ -24,7 +24,15 @@ from .polarity import negation_and_direction
 from .predicates import new_predicate_rule
 from .quantities import SHARE_SLACK_HEDGED, backed_factor_words, quantity_rule, value_direction_rule
 from .quoting import Cited
-from .roles import abbreviates, abbreviates_words, comparison_swap_rule, entity_rule, figure_owner_rule, role_rule
+from .roles import (
+    abbreviates,
+    abbreviates_words,
+    comparison_swap_rule,
+    entity_rule,
+    figure_owner_rule,
+    pairing_swap_rule,
+    role_rule,
+)
 from .tokens import clause_of
 from .words import NUMBER_WORDS
 
@@ -56,6 +64,7 @@ def check(sentences: Sequence[str], claims: Sequence[Cited], backing: Backing | 
     backing = backing or Backing([cited.clause for cited in claims])
     passage = " ".join(sentences)
     reasons = date_rule(passage, claims) + quantity_rule(passage, claims) + value_direction_rule(passage, claims)
+    reasons += pairing_swap_rule([clause_of(text) for text in sentences], claims)
     for text in sentences:
         sentence = clause_of(text)
         reasons += negation_and_direction(sentence, claims)

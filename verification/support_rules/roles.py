@@ -1,17 +1,24 @@
 """The rules about who and whose: names in swapped roles (``entity_rule``), the doer and the
-one done to (``role_rule``), whose figure (``figure_owner_rule``), and the two sides of a
-comparison swapped (``comparison_swap_rule``).
+one done to (``role_rule``), whose figure (``figure_owner_rule``), what two things are paired
+with (``pairing_swap_rule``), and the two sides of a comparison swapped
+(``comparison_swap_rule``).
 
 - **entity swap**: the claims' names in other roles: who did what to whom (the same verb done
-  by another name, 'Harbor Capital led' for 'Kinetic Ventures led'), a place in a ranking
-  ('Korea in second place'), a role after the same word and preposition ('a cohort from the
-  Mayo Clinic'), whose figure;
+  by another name, 'Harbor Capital led' for 'Kinetic Ventures led'; a sentence's first word
+  in a named doer's role), a place in a ranking ('Korea in second place'), a role after the
+  same word and preposition ('a cohort from the Mayo Clinic'), whose product ('Oriel Labs'
+  Kite-7B'), the two ends of a move, a contest or a deal exchanged (from and to, winner and
+  loser, buyer and bought, backer and backed), a description set beside another name, whose
+  figure; and what two names or two figures are paired with, exchanged between them ('44.1%
+  on SWE-Bench and 58.4% on TerminalBench' for the reverse).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from .. import text as lex
@@ -19,7 +26,7 @@ from .backing import same_word
 from .context import _names_around
 from .polarity import _comparisons, _order
 from .quoting import Cited, _claim_says, _phrase, _span
-from .tokens import Clause, Token, _clause_end, _number_value, _numbers, _verb_like, real_names
+from .tokens import Clause, Token, _clause_end, _number_value, _numbers, _verb_like, clause_of, real_names
 from .words import (
     _ADVERBS,
     _AUXILIARIES,
@@ -119,6 +126,12 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     return reasons
     swapped_doer = (
         _doer_swap(sentence, claims, is_real, mentioned)
+        or _opener_swap(sentence, claims)
+        or _maker_swap(sentence, claims, is_real, mentioned)
+        or _ends_swap(sentence, claims, is_real)
+        or _ends_swap(sentence, claims, is_real, _contest_ends)
+        or _ends_swap(sentence, claims, is_real, _deal_ends)
+        or _description_swap(sentence, claims, is_real, mentioned)
         or _rank_swap(sentence, claims, is_real, mentioned)
         or _object_swap(sentence, claims, is_real, mentioned)
     )
@@ -128,17 +141,9 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     for index, token in enumerate(sentence.tokens):
         if token.kind != "number" or token.name or _YEAR.fullmatch(_number_value(token)):
             continue  # a number inside a name ('Loom-13B') is no one's figure, nor is a year
-        owner = next(
-            (
-                span
-                for first, last, span in reversed(sentence.names)
-                if last < index
-                and index - last <= 8
-                # 'trust AI tools, though 84% use them': the name is another clause's
-                and not any(t.boundary for t in sentence.tokens[last + 1 : index])
-            ),
-            None,
-        )
+        if _sizes_noun(sentence, index):
+            continue  # 'headed a $1.2 billion round': the round's size, not the doer's figure
+        owner = _figure_name(sentence, index)
         if not is_real(owner):
             continue
         value = _number_value(token)
@@ -174,6 +179,69 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             f"{_claim_says(cited, _phrase(cited.clause, position, before=5, after=1))}"
         )
     return list(dict.fromkeys(reasons))
+
+
+_SIZING_HEDGES = _forms("about around roughly nearly almost some over under just")
+
+
+def _sizes_noun(clause: Clause, index: int) -> bool:
+    """Whether a figure stands inside a noun phrase, after its article, sizing the noun that
+    follows ('a $1.2 billion round', 'a 26-day run', 'the 140-verifier library'): it is the
+    noun's measure, not a figure the sentence's subject did or owns."""
+    tokens = clause.tokens
+    before = index - 1
+    while before >= 0 and tokens[before].low in _SIZING_HEDGES:
+        before -= 1
+    return before >= 0 and tokens[before].low in ("a", "an", "the")
+
+
+def _figure_name(clause: Clause, index: int) -> str | None:
+    """The name a figure is said of: the nearest before it in its clause, or, when that name
+    only qualifies an earlier one ('the Veritas library from Orchid Systems racked up 86,000
+    downloads'), the earlier one, the head of the noun phrase. A name right after the figure's
+    'for' is its owner ('reported 74.5% for Claude Opus 4.1'), and a name before a verb of
+    saying is the one who tells the figure, not its owner."""
+    tokens = clause.tokens
+    at = index + 1
+    while at < len(tokens) and at <= index + 3 and tokens[at].low in _SCALES:
+        at += 1
+    if at + 1 < len(tokens) and tokens[at].low == "for":
+        owner = next((span for first, _, span in clause.names if first in (at + 1, at + 2)), None)
+        if owner is not None:
+            return owner
+    for position in range(len(clause.names) - 1, -1, -1):
+        first, last, span = clause.names[position]
+        if last >= index:
+            continue
+        # 'trust AI tools, though 84% use them': the name is another clause's
+        if index - last > 8 or any(t.boundary for t in tokens[last + 1 : index]):
+            return None
+        if any(t.low in _SPEECH for t in tokens[last + 1 : index]):
+            return None  # 'Anthropic reported 74.5%': the teller, not the owner
+        if position and first >= 2 and tokens[first - 1].low in ("and", ",") and tokens[first - 2].name:
+            # 'Vega and Rho scored 71% and 69%': the pair's figures, told apart by order
+            following = tokens[index + 1 : index + 3]
+            if any(t.low == "respectively" for t in tokens) or (
+                following and following[0].low in ("and", ",") and any(t.kind == "number" for t in following)
+            ):
+                return None
+        at = first - 1
+        while at >= 0 and tokens[at].low in _DETERMINERS:
+            at -= 1
+        if at < 1 or tokens[at].low not in _QUALIFYING_PREPOSITIONS or not position:
+            return span
+        _, head_last, head = clause.names[position - 1]
+        between = range(head_last + 1, at)  # 'library': the head's noun, no verb
+        if len(between) > 3 or any(
+            tokens[i].boundary or tokens[i].kind != "word" or _verb_like(clause, i) for i in between
+        ):
+            return span
+        return head
+    return None
+
+
+# A name after these, right after another name's noun, qualifies it: 'the library from Orchid'.
+_QUALIFYING_PREPOSITIONS = _forms("from of at by")
 
 
 def _named_doer(clause: Clause, index: int) -> tuple[int, str] | None:
@@ -325,6 +393,435 @@ def _doer_swap(sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str
             f"{_claim_says(cited, _doer_quote(cited.clause, theirs[0], position))}"
         )
     return ""
+
+
+def _opener_swap(sentence: Clause, claims: Sequence[Cited]) -> str:
+    """A sentence's first word, capitalised, doing what the claims have a named doer do,
+    where no claim says that word at all: 'Arm agreed to buy Ampere' against 'SoftBank agreed
+    to acquire Ampere'. The names test leaves a sentence's first word alone (it cannot tell
+    'Arm' from 'Researchers'); here the word holds a name's role, and a plural ('Analysts
+    said') is a common noun."""
+    if not sentence.names or sentence.names[0][:2] != (0, 0):
+        return ""
+    opener = sentence.tokens[0]
+    bare = opener.low[:-2] if opener.low.endswith("'s") else opener.low
+    if bare.endswith("s") or any(bare in cited.clause.text.lower() for cited in claims):
+        return ""
+    if any(opener.stem in cited.clause.stems for cited in claims):
+        return ""
+    if len(sentence.tokens) > 1 and sentence.tokens[1].low in _SPEECH:
+        # 'Windsurf says' for 'Cursor said': any verb of saying gives the same role, the speaker's
+        for cited in claims:
+            tokens = cited.clause.tokens
+            speaker = next(
+                (
+                    (first, last, span)
+                    for first, last, span in cited.clause.names
+                    if last + 1 < len(tokens) and tokens[last + 1].low in _SPEECH and _name_like(cited.clause, span)
+                ),
+                None,
+            )
+            if speaker is not None and not _mentions(sentence, speaker[2]):
+                first, last, _ = speaker
+                return (
+                    f"entity swap: the paragraph says '{_span(sentence, 0, 1)}'; "
+                    f"{_claim_says(cited, _span(cited.clause, first, last + 1))}"
+                )
+    for index in _verbs(sentence):
+        token = sentence.tokens[index]
+        following = sentence.tokens[index + 1].low if index + 1 < len(sentence.tokens) else ""
+        if token.stem in LIGHT or following == "to" or _named_doer(sentence, index) != (0, bare):
+            continue
+        for cited in claims:
+            for position in _same_words(cited.clause, token):
+                if position not in _verbs(cited.clause):
+                    continue
+                theirs = _named_doer(cited.clause, position)
+                if theirs is None or not _name_like(cited.clause, theirs[1]) or _mentions(sentence, theirs[1]):
+                    continue
+                return (
+                    f"entity swap: the paragraph says '{_doer_quote(sentence, 0, index)}'; "
+                    f"{_claim_says(cited, _doer_quote(cited.clause, theirs[0], position))}"
+                )
+    return ""
+
+
+# Verbs that make a thing: 'Kite-7B was developed by DeepLattice', 'Corvid AI trained Corvid-34B'.
+_MAKING = _forms(
+    "develop develops developed build builds built make makes made release releases released train trains "
+    "trained create creates created design designs designed launch launches launched"
+)
+_MAKERS_BETWEEN = 4
+
+
+@lru_cache(maxsize=4096)
+def _makers(text: str) -> tuple[tuple[str, str, int, int], ...]:
+    """Each (thing, maker, first, last) a clause says, both names: 'Oriel Labs' Kite-7B', 'Atlas-
+    70B, a model from Verity Labs', 'Kite-7B was developed by DeepLattice', 'Corvid AI trained
+    Corvid-34B'. First and last are the tokens a reason quotes."""
+    clause = clause_of(text)
+    tokens = clause.tokens
+    names = clause.names
+    found = []
+    for first, last, _ in names:
+        # 'Oriel Labs' Kite-7B' is read as one span: the apostrophe splits maker and thing
+        inner = next((i for i in range(first, last) if clause.text[tokens[i].end : tokens[i].end + 1] == "'"), None)
+        if inner is not None:
+            maker = " ".join(t.low for t in tokens[first : inner + 1])
+            found.append((" ".join(t.low for t in tokens[inner + 1 : last + 1]), maker, first, last))
+    for number, (first, last, span) in enumerate(names):
+        if number + 1 >= len(names):
+            break
+        next_first, next_last, next_span = names[number + 1]
+        between = tokens[last + 1 : next_first]
+        possessive = tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'"
+        if possessive and not between:
+            found.append((next_span, span, first, next_last))  # 'Oriel Labs' Kite-7B'
+            continue
+        if len(between) > _MAKERS_BETWEEN or not between:
+            continue
+        words = [t.low for t in between]
+        marker = words[-1]
+        if marker not in ("from", "by") or any(t.boundary and t.low != "," for t in between):
+            continue
+        if len(words) == 1 or (words[0] == "," and words[1] in ("a", "an", "the")):
+            found.append((span, next_span, first, next_last))  # 'Atlas-70B, a model from Verity Labs'
+        elif marker == "by" and any(t.low in _MAKING for t in between):
+            found.append((span, next_span, first, next_last))  # 'Kite-7B was developed by DeepLattice'
+    for index, token in enumerate(tokens):
+        if token.low not in _MAKING or not _active(clause, index):
+            continue
+        doer = _named_doer(clause, index)
+        thing = next((named for named in names if named[0] > index), None)
+        if doer is None or thing is None:
+            continue
+        if all(t.low in _DETERMINERS for t in tokens[index + 1 : thing[0]]) and not (
+            tokens[thing[1]].low.endswith("'s") or clause.text[tokens[thing[1]].end : tokens[thing[1]].end + 1] == "'"
+        ):
+            found.append((thing[2], doer[1], doer[0], thing[1]))  # 'Corvid AI trained Corvid-34B'
+    return tuple(found)
+
+
+def _maker_swap(
+    sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool], mentioned: str
+) -> str:
+    """A thing given another maker of the claims' names: 'Oriel Labs' Kite-7B' where a claim
+    says 'Kite-7B was developed by DeepLattice' and Oriel Labs makes something else."""
+    mine = _makers(sentence.text)
+    if not mine:
+        return ""
+    theirs = [(cited, made) for cited in claims for made in _makers(cited.clause.text)]
+    for thing, maker, first, last in mine:
+        if not is_real(maker) or maker not in mentioned:
+            continue
+        others = [(cited, made) for cited, made in theirs if _same_name(made[0], thing)]
+        if not others or any(_same_name(made[1], maker) for _, made in others):
+            continue
+        cited, (_, _, other_first, other_last) = others[0]
+        return (
+            f"entity swap: the paragraph says '{_span(sentence, first, last)}'; "
+            f"{_claim_says(cited, _span(cited.clause, other_first, other_last))}"
+        )
+    return ""
+
+
+# Where a move (of a person, of goods) starts and where it ends: 'left Quillon', 'a former
+# DeepLattice researcher', 'moved from Oriel Labs to Quillon', 'joined DeepLattice', 'Quorum Bio
+# hired', 'JERA will supply gas to Shell'.
+_ORIGINS = _forms("from left leaving leaves leave quit quits quitting former departed departing exited")
+_DESTINATIONS = _forms("joined join joins joining")
+_HIRING = _forms("hired hires hire hiring poached poaches recruited recruits appointed appoints")
+# A transfer's giver does these ('JERA agreed to supply gas to Shell'), its receiver these
+# ('Shell will get gas from JERA'). Not 'license': 'Corvid licensed Ivy's model' is the receiver.
+_GIVING = _forms(
+    "supply supplies supplied sell sells sold give gives gave award awards awarded "
+    "lend lends lent ship ships shipped provide provides provided deliver delivers delivered"
+)
+_GETTING = _forms(
+    "get gets got receive receives received buy buys bought obtain obtains obtained win wins won acquire "
+    "acquires acquired"
+)
+
+
+_RANGE_REACH = 6
+
+
+@lru_cache(maxsize=4096)
+def _move_ends(text: str) -> tuple[tuple[str, str, int, int], ...]:
+    """Each (name, 'origin' or 'destination', first and last token quoted) of a move a clause tells."""
+    clause = clause_of(text)
+    tokens = clause.tokens
+    # 'from Oriel Labs to Quillon', 'to Quillon from Oriel Labs': a 'to' is a move's end beside
+    # a 'from' a name, not in 'tying scaling to GPU memory'
+    origins = [first - 1 for first, _, _ in clause.names if first and tokens[first - 1].low == "from"]
+    givers = [index for index, token in enumerate(tokens) if token.low in _GIVING]  # 'supply gas to Shell'
+    found = []
+    for first, last, span in clause.names:
+        at = first - 1
+        while at >= 0 and tokens[at].low in _DETERMINERS:
+            at -= 1
+        if at < 0:
+            continue
+        word = tokens[at].low
+        if word in _ORIGINS:
+            found.append((span, "origin", at, last))
+        elif word in _DESTINATIONS or (
+            word == "to"
+            and (
+                any(abs(at - origin) <= _RANGE_REACH for origin in origins)
+                or any(
+                    0 < at - giver <= _RANGE_REACH and not any(t.boundary for t in tokens[giver:at]) for giver in givers
+                )
+            )
+            and not _owner_at(clause, first)
+        ):
+            found.append((span, "destination", at, last))
+        elif word == "by" and at and tokens[at - 1].low in _HIRING:
+            found.append((span, "destination", at - 1, last))  # 'was hired by Quorum Bio'
+    for index, token in enumerate(tokens):
+        if (token.low in _HIRING or token.low in _GETTING or token.low in _GIVING) and _active(clause, index):
+            doer = _named_doer(clause, index)
+            if doer is not None:
+                # 'Quorum Bio hired', 'Shell will get', 'JERA agreed to supply'
+                found.append((doer[1], "origin" if token.low in _GIVING else "destination", doer[0], index))
+    return tuple(found)
+
+
+def _ends_swap(
+    sentence: Clause,
+    claims: Sequence[Cited],
+    is_real: Callable[[str | None], bool],
+    ends: Callable[[str], tuple[tuple[str, str, int, int], ...]] = _move_ends,
+) -> str:
+    """A move's two ends exchanged: 'moved from Oriel Labs to Quillon' where a claim has her
+    leave Quillon to join Oriel Labs; 'JERA will get gas from Shell' where JERA supplies Shell.
+    A name the paragraph makes where a move starts, a claim makes where it ends (or the
+    reverse), and no claim where the paragraph does; each side tells one move. ``ends`` reads
+    another kind of two-ended event the same way (a contest's winner and loser)."""
+    mine = ends(sentence.text)
+    if not mine:
+        return ""
+    theirs = [(cited, end) for cited in claims for end in ends(cited.clause.text)]
+    if not (_one_move(mine) and _one_move([end for _, end in theirs])):
+        return ""  # 'A gave B access, and B gave A credits': two moves, each end both ways
+    for name, role, first, last in mine:
+        if not is_real(name):
+            continue
+        same = [(cited, end) for cited, end in theirs if _same_name(end[0], name)]
+        if not same or any(end[1] == role for _, end in same):
+            continue
+        cited, (_, _, other_first, other_last) = same[0]
+        return (
+            f"entity swap: the paragraph says '{_span(sentence, first, last)}'; "
+            f"{_claim_says(cited, _span(cited.clause, other_first, other_last))}"
+        )
+    return ""
+
+
+def _owner_at(clause: Clause, first: int) -> bool:
+    """Whether the name starting at ``first`` owns the word after it: 'access to OpenAI's models'."""
+    last = next(end for start, end, _ in clause.names if start == first)
+    tokens = clause.tokens
+    return tokens[last].low.endswith("'s") or clause.text[tokens[last].end : tokens[last].end + 1] == "'"
+
+
+def _one_move(ends: Sequence[tuple[str, str, int, int]]) -> bool:
+    """Whether the ends a text tells are of one move: one name at each end."""
+    for role in {end[1] for end in ends}:
+        names = [end[0] for end in ends if end[1] == role]
+        if any(not _same_name(name, names[0]) for name in names):
+            return False
+    return True
+
+
+# A contest's winner does these to its loser ('CoachRL-4B surpassed Llama'), its loser these
+# to its winner ('Kite-7B trailed Pathfinder').
+_WINNING = _forms(
+    "beat beats beating beaten defeat defeats defeated defeating outperform outperforms outperformed "
+    "outperforming surpass surpasses surpassed surpassing outscore outscores outscored outscoring best bests "
+    "bested edge edges edged edging overtake overtakes overtook overtaken"
+)
+_LOSING = _forms("trail trails trailed trailing lag lags lagged lagging")
+_PREFERRING = _forms(
+    "prefer prefers preferred preferring favour favours favoured favor favors favored choose chooses chose "
+    "chosen pick picks picked rate rates rated"
+)
+_CONTEST_REACH = 4
+
+
+@lru_cache(maxsize=4096)
+def _contest_ends(text: str) -> tuple[tuple[str, str, int, int], ...]:
+    """Each (name, 'winner' or 'loser', first and last token quoted) of a contest a clause tells: 'Llama edged out
+    CoachRL-4B', 'o3 was beaten by Grok 4', 'Kite-7B trailed Pathfinder'."""
+    clause = clause_of(text)
+    tokens = clause.tokens
+    found = []
+    for index, token in enumerate(tokens):
+        if token.low == "over":
+            # 'graders preferred Claude's summaries over GPT-4o's': the one preferred wins
+            verb = next(
+                (i for i in range(index - 1, -1, -1) if tokens[i].low in _PREFERRING or tokens[i].boundary), None
+            )
+            if verb is None or tokens[verb].boundary:
+                continue
+            chosen = next((name for name in reversed(clause.names) if verb < name[0] and name[1] < index), None)
+            other = next((name for name in clause.names if index < name[0] <= index + 2), None)
+            if chosen is not None and other is not None:
+                found += [(chosen[2], "winner", verb, other[1]), (other[2], "loser", verb, other[1])]
+            continue
+        winning = token.low in _WINNING
+        if not winning and token.low not in _LOSING:
+            continue
+        after = next(
+            (
+                (first, last, span)
+                for first, last, span in clause.names
+                if index < first <= index + _CONTEST_REACH
+                and not any(t.boundary for t in tokens[index + 1 : first])
+                and not _owner_at(clause, first)
+            ),
+            None,
+        )
+        before = next(((first, last, span) for first, last, span in reversed(clause.names) if last < index), None)
+        if _passive_at(clause, index):
+            if after is None or tokens[after[0] - 1].low != "by":
+                continue
+            doer, done_to = after, before  # 'o3 was beaten by Grok 4'
+        else:
+            named = _named_doer(clause, index)
+            doer = next((name for name in clause.names if named and name[0] == named[0]), None)
+            done_to = after
+        quoted = [index] + [position for name in (doer, done_to) if name is not None for position in name[:2]]
+        for name, does in ((doer, True), (done_to, False)):
+            if name is not None:
+                found.append((name[2], "winner" if does == winning else "loser", min(quoted), max(quoted)))
+    return tuple(found)
+
+
+# A deal's two sides: who buys and what is bought ('Halden acquired Pell', 'paid $90 million
+# for Pell'), who backs and who is backed ('led a round in Lumen Forge', 'Lumen Forge raised').
+_BUYING = _forms("acquire acquires acquired acquiring buy buys bought buying purchase purchases purchased")
+_PAYING = _forms("pay pays paid paying")
+_BACKING = _forms("invest invests invested investing back backs backed backing fund funds funded funding")
+_ROUND_LEADING = _forms("lead leads led leading head heads headed heading")
+_RAISING = _forms("raise raises raised raising")
+_DEAL_REACH = 6
+
+
+def _name_after(clause: Clause, index: int, words: frozenset[str] | None = None) -> tuple[int, int, str] | None:
+    """The first name after token ``index`` in its clause, within _DEAL_REACH tokens, after
+    one of ``words`` when given ('paid $90 million for Pell'), not an owner ('Acme's unit')."""
+    tokens = clause.tokens
+    for first, last, span in clause.names:
+        if first <= index or first > index + _DEAL_REACH or any(t.boundary for t in tokens[index + 1 : first]):
+            continue
+        at = first - 1
+        while at > index and tokens[at].low in _DETERMINERS:
+            at -= 1
+        if (words is None or tokens[at].low in words) and not _owner_at(clause, first):
+            return first, last, span
+        return None
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _deal_ends(text: str) -> tuple[tuple[str, str, int, int], ...]:
+    """Each (name, side, first and last token quoted) of a deal a clause tells: 'buyer' and
+    'bought', 'backer' and 'backed'."""
+    clause = clause_of(text)
+    tokens = clause.tokens
+    has_round = any(t.low in ("round", "rounds") for t in tokens)
+    found = []
+
+    def both(
+        doer: tuple[int, int, str] | None, done_to: tuple[int, int, str] | None, sides: tuple[str, str], index: int
+    ) -> None:
+        quoted = [index] + [position for name in (doer, done_to) if name is not None for position in name[:2]]
+        for name, side in zip((doer, done_to), sides, strict=True):
+            if name is not None:
+                found.append((name[2], side, min(quoted), max(quoted)))
+
+    for index, token in enumerate(tokens):
+        low = token.low
+        named = _named_doer(clause, index)
+        doer = next((name for name in clause.names if named and name[0] == named[0]), None)
+        if low in _BUYING:
+            if _passive_at(clause, index):
+                agent = _name_after(clause, index, frozenset(["by"]))
+                subject = next((name for name in reversed(clause.names) if name[1] < index), None)
+                both(agent, subject if agent else None, ("buyer", "bought"), index)
+            else:
+                both(doer, _name_after(clause, index), ("buyer", "bought"), index)
+        elif low in _PAYING:
+            both(doer, _name_after(clause, index, frozenset(["for"])), ("buyer", "bought"), index)
+        elif low in _BACKING:
+            if _passive_at(clause, index):
+                agent = _name_after(clause, index, frozenset(["by"]))
+                subject = next((name for name in reversed(clause.names) if name[1] < index), None)
+                both(agent, subject if agent else None, ("backer", "backed"), index)
+            else:
+                both(
+                    doer,
+                    _name_after(clause, index, frozenset(["in", "into"]) if low.startswith("invest") else None),
+                    ("backer", "backed"),
+                    index,
+                )
+        elif low in _ROUND_LEADING and has_round:
+            if _passive_at(clause, index):
+                both(_name_after(clause, index, frozenset(["by"])), None, ("backer", "backed"), index)
+            else:
+                both(doer, _name_after(clause, index, frozenset(["in", "for", "into"])), ("backer", "backed"), index)
+        elif low in _RAISING and _active(clause, index):
+            both(None, doer, ("backer", "backed"), index)  # 'Lumen Forge raised $1.2 billion'
+    return tuple(found)
+
+
+@lru_cache(maxsize=4096)
+def _descriptions(text: str) -> tuple[tuple[str, frozenset[str], int, int], ...]:
+    """Each (name, words, first and last token quoted) of a description set beside a name between commas: 'Tidewater
+    AI, a maker of RL environments for finance,'."""
+    clause = clause_of(text)
+    tokens = clause.tokens
+    found = []
+    for first, last, span in clause.names:
+        if last + 2 >= len(tokens) or tokens[last + 1].low != "," or tokens[last + 2].low not in ("a", "an", "the"):
+            continue
+        end = _clause_end(tokens, last + 3)
+        words = frozenset(t.stem for t in tokens[last + 3 : end] if t.content and t.stem not in LIGHT)
+        if words:
+            found.append((span, words, first, min(end, last + 7)))
+    return tuple(found)
+
+
+def _description_swap(
+    sentence: Clause, claims: Sequence[Cited], is_real: Callable[[str | None], bool], mentioned: str
+) -> str:
+    """A claim's description of one name set beside another: 'Halcyon Labs, a maker of RL
+    environments for finance,' where a claim says 'Tidewater AI, a maker of RL environments'."""
+    mine = _descriptions(sentence.text)
+    if not mine:
+        return ""
+    theirs = [(cited, found) for cited in claims for found in _descriptions(cited.clause.text)]
+    for name, words, first, last in mine:
+        if not is_real(name) or name not in mentioned:
+            continue
+        alike = [(cited, found) for cited, found in theirs if len(words & found[1]) * 2 > len(words)]
+        if not alike or any(_same_name(found[0], name) for _, found in alike):
+            continue
+        cited, (other, _, other_first, other_last) = alike[0]
+        if not is_real(other):
+            continue
+        return (
+            f"entity swap: the paragraph says '{_span(sentence, first, last)}'; "
+            f"{_claim_says(cited, _span(cited.clause, other_first, other_last))}"
+        )
+    return ""
+
+
+def _name_like(clause: Clause, span: str) -> bool:
+    """A name by what the names test finds, or a capitalised span that is no plural common
+    noun: 'Sorensen Group' or 'Cursor' opening a claim, not 'Analysts'."""
+    return span in real_names(clause) or " " in span or not span.endswith("s")
 
 
 def _joint_doers(clause: Clause, first: int) -> list[str]:
@@ -507,8 +1004,27 @@ def _verbs(clause: Clause) -> list[int]:
             and not _possessive_at(clause, index)
             and clause.text[token.end : token.end + 1] != "-"  # 'fine-tuning', 'sim-trained': a modifier
             and _verb_like(clause, index)
+            and not _adjective_at(clause, index)
         ]
     return clause.verbs
+
+
+def _adjective_at(clause: Clause, index: int) -> bool:
+    """A participle right after a verb and before a noun is the noun's adjective: 'get
+    liquefied natural gas', 'supply liquefied natural gas' say no one liquefied anything."""
+    tokens = clause.tokens
+    token = tokens[index]
+    if not token.low.endswith("ed") or not index or index + 1 >= len(tokens):
+        return False
+    previous, following = tokens[index - 1], tokens[index + 1]
+    return (
+        previous.content
+        and not previous.name
+        and _verb_like(clause, index - 1)
+        and following.content
+        and not following.name
+        and following.kind == "word"
+    )
 
 
 def _name_in_clause(clause: Clause, position: int, name: str) -> bool:
@@ -536,16 +1052,25 @@ def _agent_after(clause: Clause, name: str | None) -> bool:
 def _passive_at(clause: Clause, index: int) -> bool:
     """'was acquired by', 'a round led by': the name after the verb is its doer."""
     tokens = clause.tokens
-    if any(t.low == "by" for t in tokens[index + 1 : index + 3]):
+    if any(_agent_by(clause, at) for at in range(index + 1, min(len(tokens), index + 3))):
         return True
     if not any(t.low in ("was", "were", "is", "are", "been", "be", "being") for t in tokens[max(0, index - 2) : index]):
         return False
-    for t in tokens[index + 1 :]:
-        if t.kind == "punct":
+    for at in range(index + 1, len(tokens)):
+        if tokens[at].kind == "punct":
             return False
-        if t.low == "by":
+        if _agent_by(clause, at):
             return True
     return False
+
+
+def _agent_by(clause: Clause, index: int) -> bool:
+    """A 'by' that names a doer, not a measure: 'lifts TreeOPSD by 4.97 points' is active."""
+    tokens = clause.tokens
+    if tokens[index].low != "by":
+        return False
+    following = next((t for t in tokens[index + 1 : index + 4] if t.low not in _SIZING_HEDGES), None)
+    return following is None or following.kind != "number"
 
 
 def _possessive_at(clause: Clause, index: int) -> bool:
@@ -591,7 +1116,7 @@ def _active(clause: Clause, verb: int) -> bool:
         and (tokens[after].low in _ADVERBS or tokens[after].low == "only" or tokens[after].low.endswith("ly"))
     ):
         after += 1
-    return before not in _BE and before != "being" and (after >= len(tokens) or tokens[after].low != "by")
+    return before not in _BE and before != "being" and (after >= len(tokens) or not _agent_by(clause, after))
 
 
 def _word_keys(token: Token) -> list[str]:
@@ -744,6 +1269,9 @@ def _owner(clause: Clause, index: int) -> frozenset[str]:
     return owner
 
 
+_RANGE_LINKS = _forms("to from")
+
+
 def _read_owner(clause: Clause, index: int) -> frozenset[str]:
     found = set()
     first = max(0, index - FIGURE_OWNER_REACH)
@@ -751,6 +1279,9 @@ def _read_owner(clause: Clause, index: int) -> frozenset[str]:
         t = clause.tokens[position]
         if t.kind == "number" and t.start and clause.text[t.start - 1] in "-.":
             continue  # digits inside a name: 'ProgAgent-14B'
+        if t.kind == "number" and any(between.low in _RANGE_LINKS for between in clause.tokens[position + 1 : index]):
+            # 'latency from 14 seconds to 5': the two ends of a range measure the same thing
+            return _owner(clause, position)
         if t.boundary or t.kind == "number" or t.low in MONTHS:
             break  # another figure's words, or a date's, are not this figure's
         if (
@@ -909,4 +1440,154 @@ def comparison_swap_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]
                     f"direction: the paragraph says '{_phrase(sentence, mine.than, before=3, after=3)}'; "
                     f"{_claim_says(cited, _phrase(cited.clause, theirs.than, before=3, after=3))}: {change}"
                 ]
+    return []
+
+
+# Pairings exchanged --------------------------------------------------------------------------
+
+# What splits a sentence into the parts that each pair a thing with what is said of it: 'Loom
+# scored 58.4% on SWE-Bench and 44.1% on TerminalBench', 'A led the round, while B joined'.
+_PAIR_SPLITTERS = _forms("and while whereas but against versus vs ;")
+# ... and after a comma: 'topped it at 71.2%, ahead of Sable at 68.9%'.
+_PAIR_SPLITTERS_AFTER_COMMA = _forms("with ahead behind compared beating trailing")
+
+
+def _pair_segments(clause: Clause) -> list[tuple[int, int]]:
+    """The parts of a clause that pair things up, as (first, end) token ranges. A clause that
+    pairs its lists by order ('scored 71% and 69% respectively') is no such part at all."""
+    tokens = clause.tokens
+    if any(t.low == "respectively" for t in tokens):
+        return []
+    segments, first = [], 0
+    for index, token in enumerate(tokens):
+        following = tokens[index + 1].low if index + 1 < len(tokens) else ""
+        if (token.low in _PAIR_SPLITTERS and not _ends_list(tokens, index)) or (
+            token.low == "," and following in _PAIR_SPLITTERS_AFTER_COMMA
+        ):
+            if index > first:
+                segments.append((first, index))
+            first = index + 1
+    if first < len(tokens):
+        segments.append((first, len(tokens)))
+    return segments
+
+
+LIST_ITEM_WORDS = 3
+
+
+def _ends_list(tokens: list[Token], index: int) -> bool:
+    """Whether an 'and' ends a list ('GSM8K, MMLU and IFEval'): its items share one role."""
+    at = index - 1
+    if at >= 0 and tokens[at].low == ",":
+        at -= 1
+    words = 0
+    while at >= 0 and tokens[at].kind == "word" and not tokens[at].boundary and words < LIST_ITEM_WORDS:
+        at -= 1
+        words += 1
+    return words > 0 and at >= 0 and tokens[at].low == ","
+
+
+@lru_cache(maxsize=4096)
+def _said_parts(text: str) -> tuple[tuple[int, int, frozenset[str], tuple[str, ...]], ...]:
+    """The parts of a text that pair things up, each as (first, end, items, names): its figures
+    ('f:', years left to the date rule) and telling words ('w:', a long stem by its first six
+    letters) as items, its names apart, for the claims decide how a name is spelled. Kept once
+    a text: a story cites the same claims from many passages."""
+    clause = clause_of(text)
+    parts = []
+    for first, end in _pair_segments(clause):
+        items = set()
+        for token in clause.tokens[first:end]:
+            if token.name:
+                continue
+            if token.kind == "number":
+                if not _YEAR.fullmatch(token.low):  # a year, not '2,000'
+                    items.add("f:" + _number_value(token))
+            elif (
+                token.content
+                and token.stem not in LIGHT
+                and token.low not in POLARITY
+                and token.low not in _SPEECH
+                and token.low not in NUMBER_WORDS
+                and token.low not in MONTHS  # a date moved is the date rule's
+            ):
+                items.add("w:" + (token.stem[:6] if len(token.stem) >= 6 else token.stem))
+        names = tuple(span for _, last, span in clause.names if first <= last < end)
+        parts.append((first, end, frozenset(items), names))
+    return tuple(parts)
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A part of a sentence or claim that pairs things up, and what it says as items."""
+
+    clause: Clause
+    label: str  # how a reason names the claim; '' for the paragraph
+    first: int
+    end: int
+    items: frozenset[str]
+
+    def quote(self) -> str:
+        return _span(self.clause, self.first, self.end - 1)
+
+
+def _parts(clauses: Sequence[tuple[Clause, str]], name_key: Callable[[str], str | None]) -> list[_Part]:
+    return [
+        _Part(clause, label, first, end, items | {"n:" + key for span in names if (key := name_key(span)) is not None})
+        for clause, label in clauses
+        for first, end, items, names in _said_parts(clause.text)
+    ]
+
+
+def _homes(parts: list[_Part]) -> dict[str, int]:
+    """The one part that says each name or figure, for those said in one part only."""
+    seen: dict[str, list[int]] = {}
+    for number, part in enumerate(parts):
+        for item in part.items:
+            if item[0] in "nf":
+                seen.setdefault(item, []).append(number)
+    return {item: numbers[0] for item, numbers in seen.items() if len(numbers) == 1}
+
+
+def pairing_swap_rule(sentences: Sequence[Clause], claims: Sequence[Cited]) -> list[str]:
+    """Two things that swapped what is said of them: the claims pair A with X and B with Y,
+    the paragraph A with Y and B with X. 'Loom scored 44.1% on SWE-Bench and 58.4% on
+    TerminalBench' against '58.4% on SWE-Bench and 44.1% on TerminalBench'; 'Harbor led
+    Meridian's round, while Arcadia headed Lumen's' against the reverse. A and B are names or
+    figures each said in one part on each side; what moved must have left its side: a word the
+    claims say of both, or the paragraph of both, is no exchange."""
+    if sum(len(_said_parts(sentence.text)) for sentence in sentences) < 2:
+        return []
+    claim_names = {_compact(span) for cited in claims for _, _, span in cited.clause.names}
+    real = set().union(*(real_names(cited.clause) for cited in claims))
+
+    def name_key(span: str) -> str | None:
+        """A name as the claims spell it ('Harbor Point' for 'Harbor Point Partners')."""
+        compact = _compact(span)
+        if compact in claim_names:
+            return compact
+        found = next((key for key in claim_names if len(key) > 3 and (key in compact or compact in key)), None)
+        return found if found is not None else (compact if span in real else None)
+
+    theirs = _parts([(cited.clause, cited.label) for cited in claims], name_key)
+    if len(theirs) < 2:
+        return []
+    mine = _parts([(sentence, "") for sentence in sentences], name_key)
+    mine_homes, their_homes = _homes(mine), _homes(theirs)
+    # Two names or two figures: peers whose pairings can be exchanged. Peers said in the same
+    # parts on both sides are tested once.
+    homes = sorted({(item[0], home, their_homes[item]) for item, home in mine_homes.items() if item in their_homes})
+    for (kind_a, mine_a, theirs_a), (kind_b, mine_b, theirs_b) in itertools.combinations(homes, 2):
+        if mine_a == mine_b or theirs_a == theirs_b or kind_a != kind_b:
+            continue
+        said_a, said_b, claimed_a, claimed_b = mine[mine_a], mine[mine_b], theirs[theirs_a], theirs[theirs_b]
+        moved_to_b = (claimed_a.items & said_b.items) - claimed_b.items - said_a.items
+        moved_to_a = (claimed_b.items & said_a.items) - claimed_a.items - said_b.items
+        if moved_to_b and moved_to_a:
+            claimed = f"{claimed_a.label} says '{claimed_a.quote()}'"
+            if claimed_b.clause is claimed_a.clause:
+                claimed += f" and '{claimed_b.quote()}'"
+            else:
+                claimed += f"; {claimed_b.label} says '{claimed_b.quote()}'"
+            return [f"entity swap: the paragraph says '{said_a.quote()}' and '{said_b.quote()}'; {claimed}"]
     return []
