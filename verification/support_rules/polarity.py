@@ -10,6 +10,8 @@ movements and of comparisons ('A ... than B') that the comparison swap in ``role
 - **direction**: opposite movement or comparison (rose/fell, beat/trailed, higher/lower). A
   rank or comparison is read with its two sides: the opposite word with the sides swapped
   says the same ('X trailed Y' for 'Y ... above X'), the same word with them swapped does not;
+  and a ranking or a level compared between two names the claims give figures of is read
+  against those figures ('Sable-72B finished ahead of Atlas-70B' where Atlas-70B scored more);
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from functools import lru_cache
 from .. import text as lex
 from .backing import _all_stems, same_word
 from .context import _context, _names_around
-from .quoting import Cited, _claim_says, _phrase
+from .quoting import Cited, _claim_says, _phrase, _span
 from .tokens import Clause, Token, _opens_subject, _verb_form, clause_of
 from .words import (
     _ADJUNCT_PREPOSITIONS,
@@ -152,6 +154,8 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
             reasons.append(reason)
             flagged.add(index)
     reasons += _comparatives(sentence, claims)
+    if not flagged and not reasons:
+        reasons += _figures_decide(sentence, claims)
     return reasons
 
 
@@ -1359,3 +1363,150 @@ def _order(left: frozenset[str], right: frozenset[str], other_left: frozenset[st
     if not (right & other_left) and right & other_right and not (left & other_right):
         return "same"
     return "unclear"
+
+
+# Comparisons the claims' figures decide -------------------------------------------------------
+
+# A name right after these is where a figure was measured ('scored 71.2% on AgentBench'), not
+# whose figure it is.
+_SETTING_BEFORE = _forms("on in at across over during under")
+FIGURE_OWNER_REACH = 4
+SIDE_NAME_REACH = 10
+# Measures where less is better: ranking words ('beat', 'ahead', 'worse') run against their values.
+_LESS_IS_BETTER = _forms(
+    "error errors latency loss losses cost costs time times seconds minutes hours days price prices failure "
+    "failures staleness perplexity"
+)
+# 'edged out', 'pulled ahead of': a rank said in two words.
+_RANK_PAIRS = {("edged", "out"): 1, ("pipped", "by"): -1}
+
+
+@dataclass(frozen=True)
+class _Scored:
+    value: float
+    percent: bool
+    cited: Cited
+    at: int  # the figure
+    owner: tuple[int, int]  # the name's first and last token
+
+
+def _claims_figures(claims: Sequence[Cited]) -> dict[str, _Scored]:
+    """Each name the claims give one figure of, with that figure. A name with two different
+    figures is left out: which one a comparison means is unclear."""
+    found: dict[str, _Scored] = {}
+    unclear: set[str] = set()
+    for cited in claims:
+        for span, value, percent, at, owner in _owned_figures(cited.clause.text):
+            scored = _Scored(value, percent, cited, at, owner)
+            if span in found and found[span].value != value:
+                unclear.add(span)
+            found.setdefault(span, scored)
+    return {span: scored for span, scored in found.items() if span not in unclear}
+
+
+@lru_cache(maxsize=4096)
+def _owned_figures(text: str) -> tuple[tuple[str, float, bool, int, tuple[int, int]], ...]:
+    """Each figure of a claim with its owner, the nearest name in its stretch of clause
+    ('Corvid-Agent-34B scored 61.8%', '87% with AdamW'); a name where the figure was measured
+    ('on AgentBench') owns none. Read once a claim: a story cites it from many sentences."""
+    clause = clause_of(text)
+    tokens = clause.tokens
+    found = []
+    for index, token in enumerate(tokens):
+        if token.kind != "number" or token.name:
+            continue
+        owners = sorted(
+            (first - index if first > index else index - last, first, last, span)
+            for first, last, span in clause.names
+            if not (first and tokens[first - 1].low in _SETTING_BEFORE)
+            and (last < index or first > index)
+            and (first - index if first > index else index - last) <= FIGURE_OWNER_REACH
+            and not any(t.boundary for t in tokens[min(last, index) + 1 : max(first, index)])
+        )
+        if not owners or (len(owners) > 1 and owners[0][0] == owners[1][0]):
+            continue  # no owner, or two as near: whose it is is unclear
+        _, first, last, span = owners[0]
+        found.append((span, float(_number_text(token)), token.text.endswith("%"), index, (first, last)))
+    return tuple(found)
+
+
+def _number_text(token: Token) -> str:
+    return token.text.strip("$€£¥%,").replace(",", "")
+
+
+def _side_name(clause: Clause, index: int, step: int, figured: dict[str, _Scored]) -> tuple[int, int, str] | None:
+    """The nearest name the claims give a figure of, before (step -1) or after (+1) token
+    ``index`` in its sentence, not past a full stop, colon or semicolon."""
+    for first, last, span in clause.names if step > 0 else reversed(clause.names):
+        edge = first if step > 0 else last
+        if (edge - index) * step <= 0 or abs(edge - index) > SIDE_NAME_REACH:
+            continue
+        if any(t.low in (".", ";", ":") for t in clause.tokens[min(edge, index) : max(edge, index)]):
+            return None
+        if span in figured:
+            return first, last, span
+    return None
+
+
+def _comparing_sign(clause: Clause, than: int) -> tuple[int, int] | None:
+    """The ranking or level word a 'than' completes, however far back in its clause ('scored
+    higher on the company's benchmark with AdamW than'), with its sign."""
+    for position in range(than - 1, -1, -1):
+        if clause.tokens[position].boundary:
+            return None
+        polarity = _movements(clause).get(position)
+        if polarity is not None and polarity[0] in ("rank", "level") and polarity[1]:
+            return position, polarity[1]
+    return None
+
+
+def _figures_decide(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """'Sable-72B finished ahead of Atlas-70B', 'scored higher with AdamW than with Muon',
+    where the claims give each side a figure that orders them the other way: a ranking word
+    ('ahead', 'beat', 'worse') or a level compared ('higher ... than') read against the values."""
+    figured = _claims_figures(claims)
+    if len(figured) < 2:
+        return []
+    tokens = sentence.tokens
+    # 'ahead on latency' is the lower figure: ranking words run against a measure where less is better.
+    less_is_better = any(t.low in _LESS_IS_BETTER for t in tokens) or any(
+        t.low in _LESS_IS_BETTER for cited in claims for t in cited.clause.tokens
+    )
+    found = []  # (word, sign, concept, left, right)
+    for index, token in enumerate(tokens):
+        if token.low == "than":
+            compared = _comparing_sign(sentence, index)
+            if compared is not None:
+                word, sign = compared
+                left, right = _side_name(sentence, index, -1, figured), _side_name(sentence, index, 1, figured)
+                found.append((word, sign, _movements(sentence)[word][0], left, right))
+            continue
+        pair = (token.low, tokens[index + 1].low if index + 1 < len(tokens) else "")
+        polarity = ("rank", _RANK_PAIRS[pair]) if pair in _RANK_PAIRS else _movements(sentence).get(index)
+        if polarity is None or polarity[0] != "rank" or not polarity[1] or _noun_use(sentence, index):
+            continue
+        if _than_after(sentence, index):
+            continue  # read with its 'than'
+        left, right = _side_name(sentence, index, -1, figured), _side_name(sentence, index, 1, figured)
+        if _rank_passive(sentence, index):
+            left, right = right, left
+        found.append((index, polarity[1], "rank", left, right))
+    for word, sign, concept, left, right in found:
+        if left is None or right is None or left[2] == right[2]:
+            continue
+        mine, theirs = figured[left[2]], figured[right[2]]
+        if mine.percent != theirs.percent or mine.value == theirs.value or (concept == "rank" and less_is_better):
+            continue
+        if (mine.value > theirs.value) == (sign > 0):
+            continue
+        first, last = min(left[0], right[0], word), max(left[1], right[1], word)
+        return [
+            f"direction: the paragraph says '{_span(sentence, first, last)}'; "
+            f"{_claim_says(mine.cited, _figure_quote(mine))} and {_claim_says(theirs.cited, _figure_quote(theirs))}"
+        ]
+    return []
+
+
+def _figure_quote(scored: _Scored) -> str:
+    first, last = scored.owner
+    return _span(scored.cited.clause, min(first, scored.at), max(last, scored.at))

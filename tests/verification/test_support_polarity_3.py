@@ -1,0 +1,50 @@
+"""Negation, direction, modality and new predicates, third round: classes of change and of
+rewording read from a writer the rules had never seen. Each case has claims, a supported
+paraphrase that must pass, and the passage changed so that it must fail with a reason of the
+given kind (invented sentences, not the tuning sets')."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.verification.twins import assert_twin_passes_and_change_is_caught
+from verification.support import assess
+
+# (kind, claims, a supported paraphrase, the same passage changed the way the kind says)
+TWINS = [
+    # A ranking the claims' figures decide: the sides' figures order them, whatever the word.
+    (
+        "direction",
+        ["On the reading benchmark, Lark-9B scored 74.1%.", "Finch-12B scored 69.5% on the same benchmark."],
+        "Lark-9B finished ahead of Finch-12B on the reading benchmark.",
+        "Finch-12B finished ahead of Lark-9B on the reading benchmark.",
+    ),
+    (
+        "direction",
+        ["The parser's accuracy on the held-out forms was 88% with Tessera and 93% with Quill."],
+        "On the held-out forms the parser was more accurate with Quill than with Tessera.",
+        "On the held-out forms the parser scored higher with Tessera than with Quill.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "claims", "supported", "changed"), TWINS)
+def test_each_change_is_caught_and_its_twin_passes(kind, claims, supported, changed):
+    assert_twin_passes_and_change_is_caught(claims, supported, changed, kind + ":")
+
+
+# Rewordings that must raise no reason of these kinds.
+REWORDINGS = [
+    # Where less is better, a ranking runs against the figures: 'ahead' is the lower latency.
+    (
+        "Lark-9B finished well ahead of Finch-12B on latency.",
+        ["Lark-9B answered in 210 milliseconds on average.", "Finch-12B took 340 milliseconds on average latency."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "claims"), REWORDINGS)
+def test_rewordings_raise_no_reason_of_these_kinds(text, claims):
+    verdict = assess(text, claims)
+    kinds = ("negation:", "direction:", "modality:", "new predicate:")
+    assert not any(reason.startswith(kinds) for reason in verdict.reasons), verdict.reasons
