@@ -25,6 +25,17 @@ TWINS = [
         "On the held-out forms the parser was more accurate with Quill than with Tessera.",
         "On the held-out forms the parser scored higher with Tessera than with Quill.",
     ),
+    # A movement word before a pronoun for things ('dropping them') takes them away: the movement
+    # is the next word's.
+    (
+        "direction",
+        [
+            "The audit found 40 broken tasks in the suite.",
+            "The audit said removing those tasks raised the agents' scores by 4 points.",
+        ],
+        "The audit found 40 broken tasks in the suite, and dropping them lifted the agents' scores by 4 points.",
+        "The audit found 40 broken tasks in the suite, and dropping them lowered the agents' scores by 4 points.",
+    ),
 ]
 
 

@@ -742,6 +742,10 @@ _MOTION = _forms(
 # 'prices 12% below the year-earlier level': a change from a level, not a rank.
 _OFF_A_LEVEL = {"above": 1, "below": -1, "more": 1, "less": -1, "higher": 1, "lower": -1}
 _LOSING = _forms("lose loses lost losing")
+# Movement words that also take things away ('dropped the tasks'): before a pronoun standing for
+# things ('dropping them'), they remove what the pronoun stands for; a level has no 'them'.
+_REMOVING_TOO = _forms("drop drops dropped dropping")
+_THINGS_SAID_BEFORE = _forms("them those these")
 _UNITS_OFF = _forms("percent points")
 
 
@@ -769,6 +773,8 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
         return ("level", _OFF_A_LEVEL[low])
     if low in POLARITY:
         concept, sign = POLARITY[low]
+        if low in _REMOVING_TOO and following_low in _THINGS_SAID_BEFORE:
+            return None  # 'dropping them boosted scores': things taken away, no level moved
         if concept == "continue" and following_low[:1].isdigit():
             return None  # 'stopped 92% of phishing emails': a count blocked, no activity ended
         if sign == 0 and index and tokens[index - 1].low in ("more", "less"):
