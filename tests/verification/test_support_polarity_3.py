@@ -36,6 +36,15 @@ TWINS = [
         "The audit found 40 broken tasks in the suite, and dropping them lifted the agents' scores by 4 points.",
         "The audit found 40 broken tasks in the suite, and dropping them lowered the agents' scores by 4 points.",
     ),
+    # New predicates: a participle hyphened to the word before it is one modifier of its noun;
+    # the same verb standing alone with a new object is what the sentence adds.
+    (
+        "new predicate",
+        ["FlowRL improved Kestrel-7B by 9 points over its base model on held-out tasks."],
+        "On held-out tasks, the FlowRL-trained Kestrel-7B came out 9 points ahead of its untuned base model.",
+        "On held-out tasks, FlowRL trained Kestrel-7B on leaked medical records and came out 9 points ahead of "
+        "its base model.",
+    ),
 ]
 
 

@@ -64,6 +64,18 @@ def _adjectival(clause: Clause, index: int) -> bool:
     )
 
 
+def _compound_modifier(clause: Clause, index: int) -> bool:
+    """A participle hyphened to the word before it ('the CoSIR-trained model', 'rubric-guided
+    scaffolding', 'human-written tests'): one modifier of the noun after it, not a verb."""
+    token = clause.tokens[index]
+    return (
+        index > 0
+        and token.start > 0
+        and clause.text[token.start - 1] == "-"
+        and clause.tokens[index - 1].kind != "punct"
+    )
+
+
 # Counts in words are figures, the figure rule's to hold to the claims: 'from a single try'.
 _COUNTING = NUMBER_WORDS | _forms("single")
 
@@ -262,6 +274,7 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             or backing.backs(token.stem)
             or not _verb_like(sentence, index)
             or _adjectival(sentence, index)
+            or _compound_modifier(sentence, index)
         ):
             index += 1
             continue
