@@ -45,6 +45,21 @@ TWINS = [
         "On held-out tasks, FlowRL trained Kestrel-7B on leaked medical records and came out 9 points ahead of "
         "its base model.",
     ),
+    # New predicates: a question right after a verb is its object ('identify which nurses will
+    # resign'), and 'as a ...' a role of what it governs ('offered as a free download'): neither
+    # ends the verb's clause.
+    (
+        "new predicate",
+        ["The hospital's model forecasts how many beds each ward will need a week ahead."],
+        "A week ahead, the hospital's model can estimate how many beds each ward will need.",
+        "The hospital's model can identify which nurses will resign within a year.",
+    ),
+    (
+        "new predicate",
+        ["Cloud providers buy most of the verifiers that Tessel Labs sells."],
+        "Most of the verifiers Tessel Labs sells are bought by cloud providers.",
+        "Tessel Labs' verifiers are now offered as a free download by most cloud providers.",
+    ),
 ]
 
 

@@ -100,7 +100,7 @@ _LINKING = _forms(
 def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
     total = backed = 0.0
     tokens = clause.tokens
-    for token in tokens[verb + 1 : _clause_end(tokens, verb + 1)]:
+    for token in tokens[verb + 1 : _governed_end(tokens, verb)]:
         if token.kind == "number" or _counting(token):
             total += 1
             backed += 1  # the figure rule holds figures to the claims
@@ -108,6 +108,24 @@ def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
             total += weight(token.stem)
             backed += weight(token.stem) if backing.backs(token.stem) else 0
     return backed / total if total else 0.0
+
+
+# A question as a verb's object: 'predict which benchmarks will leak', 'decide whether to ship'.
+_QUESTION_WORDS = _forms("which whether what who how when where")
+
+
+def _governed_end(tokens: list[Token], verb: int) -> int:
+    """Where the words a verb governs end: its clause's end, read past a clause word that
+    opens the verb's own object, a question right after it ('can predict which benchmarks will
+    leak into training data'), or past an 'as' that makes a role of the noun after it ('are
+    sold as a service by most cloud providers'), neither of which begins another clause."""
+    end = _clause_end(tokens, verb + 1)
+    while end < len(tokens) and (
+        (end == verb + 1 and tokens[end].low in _QUESTION_WORDS)
+        or (tokens[end].low == "as" and end + 1 < len(tokens) and tokens[end + 1].low in ("a", "an"))
+    ):
+        end = _clause_end(tokens, end + 1)
+    return end
 
 
 # Verbs news copy uses for taking on a problem, whatever the claim's verb: 'attacks the same
@@ -278,7 +296,7 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
         ):
             index += 1
             continue
-        end = _clause_end(tokens, index + 1)
+        end = _governed_end(tokens, index)
         new = [
             i
             for i in range(index + 1, end)
