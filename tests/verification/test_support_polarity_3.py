@@ -60,6 +60,12 @@ TWINS = [
         "Most of the verifiers Tessel Labs sells are bought by cloud providers.",
         "Tessel Labs' verifiers are now offered as a free download by most cloud providers.",
     ),
+    (
+        "new predicate",
+        ["Corvel sold its fraud-scoring model to two regional banks."],
+        "Corvel supplied its fraud-scoring model to two regional banks.",
+        "Corvel supplied its fraud-scoring model to two regional banks as unpaid trials.",
+    ),
 ]
 
 

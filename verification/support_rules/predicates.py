@@ -100,7 +100,7 @@ _LINKING = _forms(
 def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
     total = backed = 0.0
     tokens = clause.tokens
-    for token in tokens[verb + 1 : _governed_end(tokens, verb)]:
+    for token in tokens[verb + 1 : _governed_end(clause, verb)]:
         if token.kind == "number" or _counting(token):
             total += 1
             backed += 1  # the figure rule holds figures to the claims
@@ -114,18 +114,37 @@ def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
 _QUESTION_WORDS = _forms("which whether what who how when where")
 
 
-def _governed_end(tokens: list[Token], verb: int) -> int:
+def _governed_end(clause: Clause, verb: int) -> int:
     """Where the words a verb governs end: its clause's end, read past a clause word that
     opens the verb's own object, a question right after it ('can predict which benchmarks will
-    leak into training data'), or past an 'as' that makes a role of the noun after it ('are
-    sold as a service by most cloud providers'), neither of which begins another clause."""
+    leak into training data'), or past an 'as' that gives what it governs a role ('are sold as
+    a service by most cloud providers', 'released as open source'), neither of which begins
+    another clause."""
+    tokens = clause.tokens
     end = _clause_end(tokens, verb + 1)
-    while end < len(tokens) and (
-        (end == verb + 1 and tokens[end].low in _QUESTION_WORDS)
-        or (tokens[end].low == "as" and end + 1 < len(tokens) and tokens[end + 1].low in ("a", "an"))
-    ):
+    while end < len(tokens) and ((end == verb + 1 and tokens[end].low in _QUESTION_WORDS) or _role_as(clause, end)):
         end = _clause_end(tokens, end + 1)
     return end
+
+
+def _role_as(clause: Clause, index: int) -> bool:
+    """An 'as' before a noun phrase with no verb of its own ('as a service', 'as open source',
+    'as customers'), not one that opens a clause ('as the company grew', 'as costs fell') or
+    ends a comparison ('twice as fast as')."""
+    tokens = clause.tokens
+    if tokens[index].low != "as" or index + 1 >= len(tokens):
+        return False
+    if any(t.low == "as" for t in tokens[max(0, index - 3) : index]):
+        return False  # 'as fast as the baselines': a comparison's other side
+    following = tokens[index + 1].low
+    if following in ("a", "an"):
+        return True
+    if following in _DETERMINERS:
+        return False  # 'as the company grew': most often a clause
+    end = _clause_end(tokens, index + 1)
+    words = [i for i in range(index + 1, end) if tokens[i].content]
+    # A clause after 'as' has a finite verb; an '-ing' word is a noun's ('a push into lending').
+    return bool(words) and not any(_verb_like(clause, i) and not tokens[i].low.endswith("ing") for i in words[1:])
 
 
 # Verbs news copy uses for taking on a problem, whatever the claim's verb: 'attacks the same
@@ -296,7 +315,7 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
         ):
             index += 1
             continue
-        end = _governed_end(tokens, index)
+        end = _governed_end(sentence, index)
         new = [
             i
             for i in range(index + 1, end)
