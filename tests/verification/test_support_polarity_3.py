@@ -66,6 +66,16 @@ TWINS = [
         "Corvel supplied its fraud-scoring model to two regional banks.",
         "Corvel supplied its fraud-scoring model to two regional banks as unpaid trials.",
     ),
+    # New predicates: a participle right after a preposition and before its noun is an
+    # adjective ('against printed sheets'); the same word after the doer is a verb.
+    (
+        "new predicate",
+        ["The inspection app checks each weld against a checklist covering multiple kinds of defect."],
+        "The inspection app checks each weld against printed sheets of possible flaws, covering multiple kinds of "
+        "defect.",
+        "The inspection app checks each weld, and its makers printed sheets of possible flaws, covering multiple "
+        "kinds of defect.",
+    ),
 ]
 
 

@@ -43,10 +43,13 @@ def _object_like(token: Token) -> bool:
 NEW_PREDICATE_BACKED = 0.5
 
 
+_INTRODUCING_A_NOUN = (_PREPOSITIONS - _forms("to by")) | _forms("as")
+
+
 def _adjectival(clause: Clause, index: int) -> bool:
-    """A participle used as an adjective, an adverb before it and its noun after: 'from newly
-    acquired skills', 'of the recently opened plant'. What the sentence asserts is elsewhere.
-    ('paid contractors' without its adverb may be what the sentence adds: it stays a verb.)"""
+    """A participle used as an adjective, between a preposition or a determiner (an adverb
+    may stand between) and its noun: 'from newly acquired skills', 'of the recently opened
+    plant', 'against structured criteria'. What the sentence asserts is elsewhere."""
     tokens = clause.tokens
     if tokens[index].low.endswith("ing"):
         return False  # 'by detecting deception': a gerund, what the sentence says is done
@@ -54,10 +57,14 @@ def _adjectival(clause: Clause, index: int) -> bool:
     while before >= 0 and tokens[before].low.endswith("ly") and tokens[before].content:
         before -= 1
     following = tokens[index + 1] if index + 1 < len(tokens) else None
+    # Right after a preposition, with no adverb, too ('against structured criteria', 'such as
+    # leaked answers'); not after 'to' (an infinitive) or 'by' ('by paid contractors' may be what
+    # the sentence adds).
+    right_after = before == index - 1 and before >= 0 and tokens[before].low in _INTRODUCING_A_NOUN
     return (
-        before < index - 1
+        (before < index - 1 or right_after)
         and before >= 0
-        and (tokens[before].low in _PREPOSITIONS or tokens[before].low in _DETERMINERS)
+        and (tokens[before].low in _PREPOSITIONS or tokens[before].low in _DETERMINERS or right_after)
         and following is not None
         and following.content
         and not following.name
