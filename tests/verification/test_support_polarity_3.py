@@ -76,6 +76,20 @@ TWINS = [
         "The inspection app checks each weld, and its makers printed sheets of possible flaws, covering multiple "
         "kinds of defect.",
     ),
+    # New predicates: a ranking said of something ('making it the strongest', 'outperforming every
+    # other') where no claim ranks anything.
+    (
+        "new predicate",
+        ["Harbor-3 scored 81% on the coding test, the lab said."],
+        "The lab said Harbor-3 reached 81% on the coding test.",
+        "The lab said Harbor-3 reached 81% on the coding test, making it the strongest model of its size.",
+    ),
+    (
+        "new predicate",
+        ["Harbor-3 scored 81% on the coding test, the lab said."],
+        "The lab said Harbor-3 reached 81% on the coding test.",
+        "The lab said Harbor-3 reached 81% on the coding test, outperforming every other model it tried.",
+    ),
 ]
 
 
@@ -90,6 +104,15 @@ REWORDINGS = [
     (
         "Lark-9B finished well ahead of Finch-12B on latency.",
         ["Lark-9B answered in 210 milliseconds on average.", "Finch-12B took 340 milliseconds on average latency."],
+    ),
+    # A claim's ranking in the reporter's words; a superlative that picks out which one.
+    (
+        "Harbor-3 is the strongest open model on the coding test, the lab said.",
+        ["Harbor-3 posted the highest score of any open model on the coding test, the lab said."],
+    ),
+    (
+        "The lab's largest model, Harbor-3, scored 81% on the coding test.",
+        ["The lab said Harbor-3 scored 81% on the coding test."],
     ),
 ]
 

@@ -3,7 +3,8 @@ words it governs, that no cited claim backs; and how a news verb is told from a 
 or a verb of saying.
 
 - **new predicate**: what the sentence asserts (a verb and the words it governs) is in no
-  claim, however many topic words the sentence shares with them.
+  claim, however many topic words the sentence shares with them; or it ranks something ('the
+  strongest open model of its size') where no claim ranks anything.
 """
 
 from __future__ import annotations
@@ -382,4 +383,95 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
         # 'lets teams train', 'recommends retiring': the verb a causative or a verb of advice
         # governs may be the assertion.
         index = index + 1 if token.low in _CAUSATIVES or token.low in _GERUND_TAKERS else end
+    if not reasons and claims:
+        reasons += _new_ranking(sentence, claims)
     return reasons
+
+
+# Words that end in -est but rank nothing.
+_NOT_SUPERLATIVES = _forms(
+    "interest test request guest honest modest forest harvest protest suggest invest digest contest arrest "
+    "manifest rest west nest chest earnest priest"
+)
+# Superlatives of time pick out which one ('the lab's newest agent'), they rank no performance.
+_WHICH_ONE = _forms("newest latest oldest earliest")
+# What ranks in a claim: a superlative, a rank word ('ahead', 'beat'), a comparison ('than',
+# 'higher'), a uniqueness ('the only', 'no other').
+_RANKING = _forms(
+    "best worst top first most least leading record only other unmatched unrivalled unrivaled surpass surpasses "
+    "surpassed exceed exceeds exceeded outpace outpaces outpaced"
+)
+
+
+def _superlative(token: Token) -> bool:
+    low = token.low
+    return (
+        token.kind == "word"
+        and not token.name
+        and (low in ("best", "worst") or (low.endswith("est") and len(low) > 5 and low not in _NOT_SUPERLATIVES))
+    )
+
+
+def _ranks(claim: Clause) -> bool:
+    tokens = claim.tokens
+    return any(
+        not token.name
+        and (
+            token.low in _RANKING
+            or _superlative(token)
+            or POLARITY.get(token.low, ("",))[0] == "rank"
+            or (token.low.endswith("er") and POLARITY.get(token.low, ("",))[0] == "level")  # 'higher', 'faster'
+            or (token.low == "than" and not (index and tokens[index - 1].low == "rather"))
+        )
+        for index, token in enumerate(tokens)
+    )
+
+
+def _phrase_start(tokens: list[Token], index: int) -> int:
+    """Where a noun phrase begins whose determiner or possessor is token ``index``: 'the lab's'
+    in 'the lab's largest model'."""
+    first = index
+    if tokens[first].low.endswith("'s"):
+        while first > 0 and (tokens[first - 1].name or tokens[first - 1].low in _DETERMINERS):
+            first -= 1
+    return first
+
+
+def _predicative(tokens: list[Token], determiner: int) -> bool:
+    """Whether the noun phrase starting at ``determiner`` is said of something, after a verb or
+    its object ('makes it the strongest open model', 'is the fastest'), not a subject or a
+    preposition's object that picks out which one ('the lab's largest model scored', 'at the
+    earliest')."""
+    before = tokens[determiner - 1] if determiner else None
+    return before is not None and not before.boundary and before.low not in _PREPOSITIONS and before.low != "at"
+
+
+def _new_ranking(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """A ranking where no claim ranks anything: 'the strongest open model of its size',
+    'outperforming every other predictor', 'GRPO the quicker of the two'. A reporter may reword
+    a claim's ranking, but one the claims do not make is a new assertion."""
+    if any(_ranks(cited.clause) for cited in claims):
+        return []
+    tokens = sentence.tokens
+    for index, token in enumerate(tokens):
+        previous = tokens[index - 1].low if index else ""
+        following = [t.low for t in tokens[index + 1 : index + 4]]
+        if token.low == "other" and previous in ("every", "any", "all"):
+            first = index - 1  # 'every other predictor'
+        elif (
+            _superlative(token)
+            and token.low not in _WHICH_ONE
+            and (previous in _DETERMINERS or previous.endswith("'s"))
+            and _predicative(tokens, _phrase_start(tokens, index - 1))
+        ):
+            first = index - 1  # 'the strongest open model'
+        elif token.low.endswith("er") and following[:2] == ["of", "the"] and following[2:] in (["two"], ["three"]):
+            first = index - 1 if previous == "the" else index  # 'the quicker of the two'
+        else:
+            continue
+        last = min(_clause_end(tokens, index + 1), index + 5) - 1
+        return [
+            f"new predicate: the paragraph says '{_span(sentence, first, last)}' (a ranking); no cited claim "
+            "ranks anything"
+        ]
+    return []
