@@ -90,6 +90,14 @@ TWINS = [
         "The lab said Harbor-3 reached 81% on the coding test.",
         "The lab said Harbor-3 reached 81% on the coding test, outperforming every other model it tried.",
     ),
+    # A multiple in words ('fivefold') is a figure: the quantity rule holds it to the claims, the
+    # new-predicate rule does not count it as a new word.
+    (
+        "quantity",
+        ["The city's bike-share trips rose from 40,000 in 2023 to 200,000 in 2025."],
+        "Bike-share trips in the city grew roughly fivefold in two years, from 40,000 in 2023 to 200,000 in 2025.",
+        "Bike-share trips in the city grew roughly tenfold in two years, reaching 200,000 in 2025.",
+    ),
 ]
 
 

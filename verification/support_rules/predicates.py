@@ -93,7 +93,9 @@ _PRO_FORMS = _forms("ones")
 
 
 def _counting(token: Token) -> bool:
-    return token.low in _COUNTING or token.low in _PRO_FORMS
+    # 'sixfold' is a figure too: the quantity rule holds a multiple in words to the claims.
+    low = token.low
+    return low in _COUNTING or low in _PRO_FORMS or (low.endswith("fold") and low[:-4] in NUMBER_WORDS)
 
 
 # Verbs that link a thing to what is said of it ('proved hard', 'remains the workhorse', 'came
