@@ -94,9 +94,10 @@ TWINS = [
     # new-predicate rule does not count it as a new word.
     (
         "quantity",
-        ["The city's bike-share trips rose from 40,000 in 2023 to 200,000 in 2025."],
-        "Bike-share trips in the city grew roughly fivefold in two years, from 40,000 in 2023 to 200,000 in 2025.",
-        "Bike-share trips in the city grew roughly tenfold in two years, reaching 200,000 in 2025.",
+        ["A city report found bike-share trips reached 200,000 in 2025, up from 40,000 in 2024."],
+        "Bike-share trips grew roughly fivefold in a year, from 40,000 in 2024 to 200,000 in 2025, according to a "
+        "city report.",
+        "Bike-share trips grew roughly tenfold in a year, reaching 200,000 in 2025, according to a city report.",
     ),
 ]
 
