@@ -86,9 +86,9 @@ TWINS = [
     ),
     (
         "new predicate",
-        ["Harbor-3 scored 81% on the coding test, the lab said."],
-        "The lab said Harbor-3 reached 81% on the coding test.",
-        "The lab said Harbor-3 reached 81% on the coding test, outperforming every other model it tried.",
+        ["The lab tested five models on the coding test, and Harbor-3 scored 81%."],
+        "Of the five models the lab tested on the coding test, Harbor-3 scored 81%.",
+        "Of the five models the lab tested on the coding test, Harbor-3 scored 81%, beating every other model.",
     ),
     # A multiple in words ('fivefold') is a figure: the quantity rule holds it to the claims, the
     # new-predicate rule does not count it as a new word.
