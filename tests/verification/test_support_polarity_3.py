@@ -99,6 +99,14 @@ TWINS = [
         "city report.",
         "Bike-share trips grew roughly tenfold in a year, reaching 200,000 in 2025, according to a city report.",
     ),
+    # New predicates: 'go' before an adjective says 'become' ('went wrong'): a linking verb, as
+    # 'became' is; a verb the sentence adds after it is still read.
+    (
+        "new predicate",
+        ["The council said 3% of the city's parking sensors failed in their first winter."],
+        "In their first winter, 3% of the city's parking sensors went wrong, the council said.",
+        "In their first winter, 3% of the city's parking sensors went wrong, and the council sued their maker.",
+    ),
 ]
 
 

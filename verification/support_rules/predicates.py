@@ -107,6 +107,25 @@ _LINKING = _forms(
 )
 
 
+_GOING = _forms("go goes went gone going")
+
+
+def _becoming(clause: Clause, index: int) -> bool:
+    """'go' before an adjective says 'become' ('when enterprise AI goes wrong', 'fewer than one
+    in 200 went wrong'): a linking verb, and what follows it the reporter's characterisation."""
+    tokens = clause.tokens
+    if tokens[index].low not in _GOING or index + 1 >= len(tokens):
+        return False
+    following = tokens[index + 1]
+    return (
+        following.content
+        and not following.name
+        and following.low not in _PARTICLES
+        and following.low not in _PREPOSITIONS
+        and not _verb_like(clause, index + 1)
+    )
+
+
 def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
     total = backed = 0.0
     tokens = clause.tokens
@@ -318,6 +337,7 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             or (token.low in _PAYING and any(kind == "trade" for kind, _ in backing.polarities))
             or token.low in _CARRIER_VERBS
             or token.low in _LINKING
+            or _becoming(sentence, index)
             or backing.backs(token.stem)
             or not _verb_like(sentence, index)
             or _adjectival(sentence, index)
