@@ -107,6 +107,13 @@ TWINS = [
         "In their first winter, 3% of the city's parking sensors went wrong, the council said.",
         "In their first winter, 3% of the city's parking sensors went wrong, and the council sued their maker.",
     ),
+    # Modality: a plan in a verb the stopword lists leave out ('would add') reported as done.
+    (
+        "modality",
+        ["The transit authority said it would add 40 electric buses to its fleet."],
+        "The transit authority plans to add 40 electric buses to its fleet.",
+        "The transit authority has added 40 electric buses to its fleet.",
+    ),
 ]
 
 

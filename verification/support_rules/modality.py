@@ -75,22 +75,29 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                 ),
                 None,
             )
+            # 'would add 40 buses': the modal's verb is one the stopword lists leave out, and the
+            # word it governs is the verb's object.
+            plain = cited.clause.tokens[marker + 1] if marker + 1 < governed else None
+            plain = plain if plain is not None and plain.low in _STOPWORD_VERBS else None
             if (
                 verb.kind != "word"
                 or _purpose_at(cited.clause, marker)
                 or not (
                     conjecture
                     or caused is not None
+                    or plain is not None
                     or _verb_like(cited.clause, governed)
                     or _directly_governed(cited.clause, marker, governed)
                 )
             ):
                 continue
-            verbs = [verb]
+            verbs = [verb] if plain is None else [verb, plain]
             if caused is not None:
                 verbs.append(cited.clause.tokens[caused])  # 'could let labs stop': the stopping
             for index, token in enumerate(sentence.tokens):
-                if not (token.content and any(same_word(token, said) for said in verbs)):
+                if not (
+                    (token.content or token.low in _STOPWORD_VERBS) and any(same_word(token, said) for said in verbs)
+                ):
                     continue
                 if any(t.low == "to" for t in sentence.tokens[max(0, index - 3) : index]):
                     continue  # 'cards to be replaced', 'unable to complete': not reported as done
@@ -181,6 +188,9 @@ def _certainty_upgrade(sentence: Clause, marker: int, governed: int, reported: l
             )
     return ""
 
+
+# Verbs the stopword lists leave out, which a modal may govern: 'would add', 'will make'.
+_STOPWORD_VERBS = _forms("add adds added adding make makes made making use uses used using")
 
 # A claim's 'may help' is not the passage's 'helps', whatever its tense.
 _POSSIBILITY = _forms("may might could possibly potentially")
