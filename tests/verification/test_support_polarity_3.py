@@ -114,6 +114,14 @@ TWINS = [
         "The transit authority plans to add 40 electric buses to its fleet.",
         "The transit authority has added 40 electric buses to its fleet.",
     ),
+    # Modality: a step weighed ('is considering extending') reported as taken, with no modal on
+    # the passage's side ('is extending').
+    (
+        "modality",
+        ["The library is considering extending its opening hours to Sundays."],
+        "The library is weighing whether to extend its opening hours to Sundays.",
+        "The library is extending its opening hours to Sundays.",
+    ),
 ]
 
 

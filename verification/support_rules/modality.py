@@ -63,6 +63,23 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         return reasons
     if sentence.hedged:
         return reasons
+    # 'is expanding to voice calls' where the claim says 'is considering expanding': a step
+    # weighed reported as taken, with no modal on the passage's side.
+    weighed = _weighed_only(
+        sentence,
+        [
+            (cited, position)
+            for cited in claims
+            for position, other in enumerate(cited.clause.tokens)
+            if other.content
+            and other.low.endswith("ing")
+            and position
+            and cited.clause.tokens[position - 1].low in _WEIGHING_A_STEP
+            and any(t.content and same_word(t, other) for t in sentence.tokens)
+        ],
+    )
+    if weighed:
+        return [weighed]
     for cited in claims:
         for marker, governed in cited.clause.modals:
             verb = cited.clause.tokens[governed]
@@ -143,6 +160,13 @@ _CERTAIN = _forms("will shall 'll")
 _DELIBERATING = _forms(
     "consult consults consulted consulting consultation consider considers considered considering weigh weighs "
     "weighing explore explores exploring study studies studying review reviewing debate debating"
+)
+
+
+# A step weighed, named by its gerund: 'is considering expanding', 'weighing selling'.
+_WEIGHING_A_STEP = _forms(
+    "consider considers considered considering weigh weighs weighed weighing explore explores explored "
+    "exploring mull mulls mulled mulling contemplate contemplates contemplated contemplating"
 )
 
 
