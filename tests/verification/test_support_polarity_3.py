@@ -122,6 +122,13 @@ TWINS = [
         "The library is weighing whether to extend its opening hours to Sundays.",
         "The library is extending its opening hours to Sundays.",
     ),
+    # Modality: a possibility made a certain forecast in another verb, told by what both govern.
+    (
+        "modality",
+        ["The port authority said it could open a second ferry terminal at the harbour by 2028."],
+        "A second ferry terminal could open at the harbour by 2028, the port authority said.",
+        "The port authority said it will build a second ferry terminal at the harbour by 2028.",
+    ),
 ]
 
 

@@ -41,7 +41,11 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             for position, t in enumerate(cited.clause.tokens)
             if t.content and same_word(sentence.tokens[i], t)
         ]
-        upgraded = _certainty_upgrade(sentence, marker, governed, reported) or _weighed_only(sentence, reported)
+        upgraded = (
+            _certainty_upgrade(sentence, marker, governed, reported)
+            or _certain_of_the_same(sentence, marker, governed, claims)
+            or _weighed_only(sentence, reported)
+        )
         if upgraded:
             return [upgraded]
         if not reported or any(cited.clause.hedged for cited, _ in reported):
@@ -215,6 +219,33 @@ def _certainty_upgrade(sentence: Clause, marker: int, governed: int, reported: l
 
 # Verbs the stopword lists leave out, which a modal may govern: 'would add', 'will make'.
 _STOPWORD_VERBS = _forms("add adds added adding make makes made making use uses used using")
+
+# A possibility and a certain forecast of the same things share this many of the words they govern.
+SAME_THINGS = 2
+
+
+def _certain_of_the_same(sentence: Clause, marker: int, governed: int, claims: Sequence[Cited]) -> str:
+    """'will take its procurement agent to Europe' where the claim says 'might expand its
+    procurement agent to Europe': a possibility made certain in another verb, told by what
+    both govern. The passage must keep no hint of possibility anywhere."""
+    if sentence.tokens[marker].low not in _CERTAIN or not sentence.tokens[governed].content:
+        return ""
+    if any(t.low in _POSSIBILITY or t.low in ("likely", "might", "perhaps", "if") for t in sentence.tokens):
+        return ""
+    mine = {sentence.tokens[i].stem for i in _clause_words(sentence, marker) if i > governed}
+    for cited in claims:
+        claim = cited.clause
+        for other_marker, other_governed in claim.modals:
+            if claim.tokens[other_marker].low not in _POSSIBILITY or _purpose_at(claim, other_marker):
+                continue
+            theirs = [i for i in _clause_words(claim, other_marker) if i > other_governed]
+            if len(mine & {claim.tokens[i].stem for i in theirs}) >= SAME_THINGS:
+                return (
+                    f"modality: the paragraph says '{_span(sentence, marker, governed + 2)}' (a certain forecast); "
+                    f"{cited.label} says '{_span(claim, other_marker, other_governed + 2)}' (a possibility)"
+                )
+    return ""
+
 
 # A claim's 'may help' is not the passage's 'helps', whatever its tense.
 _POSSIBILITY = _forms("may might could possibly potentially")
