@@ -129,6 +129,14 @@ TWINS = [
         "A second ferry terminal could open at the harbour by 2028, the port authority said.",
         "The port authority said it will build a second ferry terminal at the harbour by 2028.",
     ),
+    # Modality: what a claim proposes or advises ('recommended that airlines inspect') made a
+    # rule ('must inspect').
+    (
+        "modality",
+        ["The safety board recommended that airlines inspect every engine mount within 30 days."],
+        "Airlines should inspect every engine mount within 30 days, the safety board recommended.",
+        "Airlines must inspect every engine mount within 30 days, the safety board said.",
+    ),
 ]
 
 

@@ -65,6 +65,9 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             f"{cited.label} reports it as a result: '{_phrase(cited.clause, position, before=0, after=4)}'"
         )
         return reasons
+    proposal = _proposal_made_rule(sentence, claims)
+    if proposal:
+        return [proposal]
     if sentence.hedged:
         return reasons
     # 'is expanding to voice calls' where the claim says 'is considering expanding': a step
@@ -219,6 +222,42 @@ def _certainty_upgrade(sentence: Clause, marker: int, governed: int, reported: l
 
 # Verbs the stopword lists leave out, which a modal may govern: 'would add', 'will make'.
 _STOPWORD_VERBS = _forms("add adds added adding make makes made making use uses used using")
+
+_OBLIGING = _forms("must shall will")
+# Words that keep a rule a proposal: 'under the draft code', 'a proposed rule'.
+_PROPOSED = _forms("draft proposal proposals proposed recommendation recommendations")
+
+
+def _proposal_made_rule(sentence: Clause, claims: Sequence[Cited]) -> str:
+    """'providers must log every tool call' where the claim says 'proposes that providers log
+    every tool call': what a claim puts forward as a proposal or advice, made a rule or a certain
+    forecast, the same verb after the passage's 'must' or 'will' and in the claim's that-clause.
+    The passage must propose nothing itself."""
+    tokens = sentence.tokens
+    if any(t.low in _CONJECTURES or t.low in _POSSIBILITY or t.low in _PROPOSED for t in tokens):
+        return ""
+    for marker, token in enumerate(tokens[:-1]):
+        if token.low not in _OBLIGING or not tokens[marker + 1].content:
+            continue
+        verb = tokens[marker + 1]
+        for cited in claims:
+            claim = cited.clause
+            for position, other in enumerate(claim.tokens):
+                if other.low not in _CONJECTURES or position + 1 >= len(claim.tokens):
+                    continue
+                if claim.tokens[position + 1].low != "that":
+                    continue
+                end = position + 2
+                while end < len(claim.tokens) and end < position + 8 and not claim.tokens[end].boundary:
+                    end += 1
+                said = next((i for i in range(position + 2, end) if same_word(claim.tokens[i], verb)), None)
+                if said is not None:
+                    return (
+                        f"modality: the paragraph says '{_span(sentence, marker, marker + 3)}' (a rule or a "
+                        f"certain forecast); {cited.label} says '{_span(claim, position, said + 2)}' (a proposal)"
+                    )
+    return ""
+
 
 # A possibility and a certain forecast of the same things share this many of the words they govern.
 SAME_THINGS = 2
