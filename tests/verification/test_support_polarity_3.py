@@ -137,6 +137,13 @@ TWINS = [
         "Airlines should inspect every engine mount within 30 days, the safety board recommended.",
         "Airlines must inspect every engine mount within 30 days, the safety board said.",
     ),
+    # Modality: a plan reported as done in another verb, told by what both govern.
+    (
+        "modality",
+        ["The museum said it will move its fossil collection to a new wing next spring."],
+        "The museum plans to relocate its fossil collection to a new wing next spring.",
+        "The museum has relocated its fossil collection to a new wing.",
+    ),
 ]
 
 
@@ -160,6 +167,15 @@ REWORDINGS = [
     (
         "The lab's largest model, Harbor-3, scored 81% on the coding test.",
         ["The lab said Harbor-3 scored 81% on the coding test."],
+    ),
+    # A refusal a claim forecasts ('would not open') reported as made; a commitment reported as one.
+    (
+        "The regulator has declined to open an in-depth review of the merger, it said.",
+        ["The regulator said it would not open an in-depth review of the merger."],
+    ),
+    (
+        "In May the city committed to spending $40 million on new cycle lanes over three years.",
+        ["The city said in May it will spend $40 million on new cycle lanes over the next three years."],
     ),
 ]
 

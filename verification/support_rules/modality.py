@@ -137,7 +137,35 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     "possibility)"
                 )
                 return reasons
+            done = _done_to_the_same(sentence, cited.clause, marker, governed)
+            if done is not None:
+                return [
+                    f"modality: the paragraph says '{_phrase(sentence, done, before=1, after=4)}' as done; "
+                    f"{cited.label} says '{_span(cited.clause, marker, governed + 3)}' (a forecast, plan or "
+                    "possibility)"
+                ]
     return reasons
+
+
+def _done_to_the_same(sentence: Clause, claim: Clause, marker: int, governed: int) -> int | None:
+    """'has taken over its tier-one phone support' where the claim says 'will replace its
+    tier-one phone support': a plan reported as done in another verb, told by what both govern
+    (SAME_THINGS words, names aside). The passage's verb must be past ('has taken', 'replaced')."""
+    if marker + 1 < len(claim.tokens) and claim.tokens[marker + 1].low == "not":
+        return None  # 'would not open an investigation': a refusal, which 'has declined to' reports
+    theirs = {claim.tokens[i].stem for i in _clause_words(claim, marker) if i > governed}
+    if len(theirs) < SAME_THINGS:
+        return None
+    tokens = sentence.tokens
+    for index, token in enumerate(tokens):
+        if not token.content or token.name or not _verb_like(sentence, index) or not _past_at(sentence, index):
+            continue
+        if any(t.low == "to" for t in tokens[max(0, index - 3) : index + 2]) or token.low in _PLAN_WORDS:
+            continue  # 'is set to have replaced', 'committed to putting': not reported as done
+        mine = {tokens[i].stem for i in _clause_words(sentence, index)}
+        if len(mine & theirs) >= SAME_THINGS:
+            return index
+    return None
 
 
 def _directly_governed(clause: Clause, marker: int, governed: int) -> bool:
