@@ -144,6 +144,13 @@ TWINS = [
         "The museum plans to relocate its fossil collection to a new wing next spring.",
         "The museum has relocated its fossil collection to a new wing.",
     ),
+    # Modality: a result reported as a forecast in another verb, told by the verb's object.
+    (
+        "modality",
+        ["The county completed the resurfacing of Mill Road in March."],
+        "In March the county wrapped up the resurfacing of Mill Road.",
+        "The county expects to wrap up the resurfacing of Mill Road in March.",
+    ),
 ]
 
 
@@ -176,6 +183,11 @@ REWORDINGS = [
     (
         "In May the city committed to spending $40 million on new cycle lanes over three years.",
         ["The city said in May it will spend $40 million on new cycle lanes over the next three years."],
+    ),
+    # A future consequence of what a claim reports done is no forecast of it.
+    (
+        "Students at the college will pay 10% less in tuition fees after a cut.",
+        ["The college cut tuition fees by 10%."],
     ),
 ]
 

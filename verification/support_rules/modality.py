@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from .backing import same_word
 from .quoting import Cited, _phrase, _span
 from .tokens import _CONJECTURES, Clause, Token, _verb_like
-from .words import _BE, _CAUSATIVES, _HEDGES, _PLAN_WORDS, _VERB_FORMS, LIGHT, _forms
+from .words import _BE, _CAUSATIVES, _HEDGES, _PLAN_WORDS, _PREPOSITIONS, _VERB_FORMS, LIGHT, NUMBER_WORDS, _forms
 
 
 def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
@@ -40,6 +40,15 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             for i in said
             for position, t in enumerate(cited.clause.tokens)
             if t.content and same_word(sentence.tokens[i], t)
+        ]
+        # ...or what the verb is done to, which a claim reports done in another verb: 'expects to
+        # wrap up a 14-day training run' against 'completed a 14-day training run'.
+        reported += [
+            (cited, position)
+            for cited in claims
+            for i in _direct_object(sentence, governed)
+            for position, t in enumerate(cited.clause.tokens)
+            if t.content and same_word(sentence.tokens[i], t) and _done_to(cited.clause, position)
         ]
         upgraded = (
             _certainty_upgrade(sentence, marker, governed, reported)
@@ -145,6 +154,35 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     "possibility)"
                 ]
     return reasons
+
+
+OBJECT_REACH = 6
+
+
+def _direct_object(clause: Clause, verb: int) -> list[int]:
+    """The first telling word a verb takes as its object, no preposition between ('wrap up a
+    14-day training run': day); none for a figure ('pay $2.5 million') or an adjunct ('pay 10%
+    less in tuition fees')."""
+    tokens = clause.tokens
+    for position in range(verb + 1, min(len(tokens), verb + 1 + OBJECT_REACH)):
+        token = tokens[position]
+        if token.boundary or token.low in _PREPOSITIONS or token.low in NUMBER_WORDS:
+            return []
+        if token.content and not token.name and token.stem not in LIGHT:
+            return [position]
+    return []
+
+
+def _done_to(clause: Clause, index: int) -> bool:
+    """Whether a past verb, a few words before token ``index`` in its clause and no preposition
+    between, governs it: 'completed a 14-day training run'."""
+    tokens = clause.tokens
+    for position in range(index - 1, max(-1, index - 5), -1):
+        if tokens[position].boundary or tokens[position].low in _PREPOSITIONS:
+            return False
+        if tokens[position].content and _verb_like(clause, position):
+            return _past_at(clause, position) and tokens[position].low not in _PLAN_WORDS
+    return False
 
 
 def _done_to_the_same(sentence: Clause, claim: Clause, marker: int, governed: int) -> int | None:
