@@ -151,6 +151,19 @@ TWINS = [
         "In March the county wrapped up the resurfacing of Mill Road.",
         "The county expects to wrap up the resurfacing of Mill Road in March.",
     ),
+    # Modality: a trial or a proposal ('is piloting', 'proposed') reported as done or in force.
+    (
+        "modality",
+        ["The council is piloting a four-day week for 120 of its staff."],
+        "A four-day week is being trialled for 120 of the council's staff.",
+        "The council has moved 120 of its staff to a four-day week.",
+    ),
+    (
+        "modality",
+        ["Regulators proposed a levy on single-use coffee cups."],
+        "Regulators have put forward a levy on single-use coffee cups.",
+        "Cafes now pay a levy on single-use coffee cups.",
+    ),
 ]
 
 
@@ -188,6 +201,15 @@ REWORDINGS = [
     (
         "Students at the college will pay 10% less in tuition fees after a cut.",
         ["The college cut tuition fees by 10%."],
+    ),
+    # A result measured in a trial is no trial reported as in use; agents that draft are no draft.
+    (
+        "In a study of 3,000 patients, the drug cut the risk of stroke by a third.",
+        ["In the trial of 3,000 patients, the drug reduced the risk of stroke by a third."],
+    ),
+    (
+        "Clinicians approved 88% of the requests the agent wrote at 11 hospitals.",
+        ["The agent drafts prior-authorization requests at 11 hospitals, and clinicians approved 88% of them."],
     ),
 ]
 

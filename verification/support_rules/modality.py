@@ -5,7 +5,11 @@ or the other way round, and a possibility or a step weighed made certain.
   the claim reports a result, or a result where the claim reports a plan, a possibility, a
   proposal or a hypothesis ('proposes that', 'hypothesize that', 'could let labs stop'); a
   possibility made certain ('will exceed' for 'could exceed'); a step weighed made decided
-  ('will be banned' for 'will consult on banning');
+  ('will be banned' for 'will consult on banning'); a proposal made a rule ('must log' for
+  'proposes that providers log'); a trial or a proposal reported as done or in force ('put
+  its agent into full use' for 'piloted its agent'). A plan and a result in different verbs
+  are told apart by what both govern ('has taken over its phone support' for 'will replace
+  its phone support').
 """
 
 from __future__ import annotations
@@ -15,7 +19,18 @@ from collections.abc import Sequence
 from .backing import same_word
 from .quoting import Cited, _phrase, _span
 from .tokens import _CONJECTURES, Clause, Token, _verb_like
-from .words import _BE, _CAUSATIVES, _HEDGES, _PLAN_WORDS, _PREPOSITIONS, _VERB_FORMS, LIGHT, NUMBER_WORDS, _forms
+from .words import (
+    _BE,
+    _CAUSATIVES,
+    _DETERMINERS,
+    _HEDGES,
+    _PLAN_WORDS,
+    _PREPOSITIONS,
+    _VERB_FORMS,
+    LIGHT,
+    NUMBER_WORDS,
+    _forms,
+)
 
 
 def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
@@ -96,6 +111,9 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
     )
     if weighed:
         return [weighed]
+    trial = _trial_made_use(sentence, claims)
+    if trial:
+        return [trial]
     for cited in claims:
         for marker, governed in cited.clause.modals:
             verb = cited.clause.tokens[governed]
@@ -412,3 +430,57 @@ def _clause_words(clause: Clause, marker: int) -> list[int]:
         if token.content and not token.name and token.stem not in LIGHT and token.low not in _PLAN_WORDS:
             found.append(index)
     return found
+
+
+# A step tried or put forward, not taken: 'piloted its agent', 'is testing an agent', 'proposed
+# a fee', 'a draft code'. ('trial' alone is as often the study a result was measured in.)
+_TRYING = _forms(
+    "pilot pilots piloted piloting trialled trialling trialed trialing propose proposes proposed proposal proposals"
+)
+# What keeps the passage's own account a trial or a proposal.
+_TRIED_TOO = (
+    _TRYING
+    | _DELIBERATING
+    | _CONJECTURES
+    | _PLAN_WORDS
+    | _forms("test tests tested testing trial trials draft study studying experiment experimental")
+    # Proposing in other words: 'put forward a levy', 'floated a cap'.
+    | _forms("forward floated suggest suggests suggested mooted pitched consultation")
+)
+TRIAL_SHARED = 2
+
+
+def _trying_at(clause: Clause, index: int) -> bool:
+    tokens = clause.tokens
+    low = tokens[index].low
+    previous = tokens[index - 1].low if index else ""
+    if low == "testing":
+        return previous in _BE  # 'is testing an agent', not 'testing showed'
+    if low == "draft":
+        return previous in _DETERMINERS or previous.endswith("'s")  # 'the draft code', not 'agents draft'
+    return low in _TRYING
+
+
+def _trial_made_use(sentence: Clause, claims: Sequence[Cited]) -> str:
+    """'put its agent into full use at two hospitals' where the claim says 'piloted its agent
+    at two hospitals'; 'now follow a standard' where it says 'has proposed a standard': a trial
+    or a proposal reported as a thing done or in force. The passage must try, propose, weigh or
+    plan nothing itself, and share TRIAL_SHARED of the claim's words (names aside)."""
+    tokens = sentence.tokens
+    if any(t.low in _TRIED_TOO for t in tokens):
+        return ""
+    mine = {t.stem for t in tokens if t.content and not t.name}
+    for cited in claims:
+        claim = cited.clause
+        for index in range(len(claim.tokens)):
+            if not _trying_at(claim, index):
+                continue
+            theirs = {t.stem for i, t in enumerate(claim.tokens) if t.content and not t.name and i != index}
+            shared = mine & theirs
+            if len(shared) >= TRIAL_SHARED:
+                at = next(i for i, t in enumerate(tokens) if t.content and not t.name and t.stem in shared)
+                return (
+                    f"modality: the paragraph says '{_phrase(sentence, at, before=3, after=3)}' as done or in force; "
+                    f"{cited.label} says '{_phrase(claim, index, before=1, after=3)}' (a trial or a proposal)"
+                )
+    return ""
