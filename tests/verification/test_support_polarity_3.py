@@ -164,6 +164,14 @@ TWINS = [
         "Regulators have put forward a levy on single-use coffee cups.",
         "Cafes now pay a levy on single-use coffee cups.",
     ),
+    # Negation: a thing a claim says is absent, present in the passage with small words between
+    # its words ('funding from some of the larger pharmaceutical firms').
+    (
+        "negation",
+        ["The authors said the survey was run without any funding from pharmaceutical firms."],
+        "The survey was run with no funding from pharmaceutical firms, the authors said.",
+        "The authors said the survey was run on funding from some of the larger pharmaceutical firms.",
+    ),
 ]
 
 

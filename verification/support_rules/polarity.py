@@ -607,19 +607,27 @@ def _asserted_at(clause: Clause, words: list[Token]) -> list[int] | None:
             continue
         found, position = [start], start
         for word in words[1:]:
-            position = next(
-                (
-                    i
-                    for i in range(position + 1, min(len(tokens), position + 1 + PHRASE_GAP))
-                    if _same_or_evidence(tokens[i], word)
-                ),
-                None,
-            )
+            position = _next_word(tokens, position, word)
             if position is None or tokens[position].in_negated_clause:
                 break
             found.append(position)
         else:
             return found
+    return None
+
+
+def _next_word(tokens: list[Token], position: int, word: Token) -> int | None:
+    """The next token after ``position`` that is ``word``, within PHRASE_GAP tokens; small words
+    between ('data from some of its commercial customers') do not count against the gap."""
+    counted = 0
+    for i in range(position + 1, len(tokens)):
+        if _same_or_evidence(tokens[i], word):
+            return i
+        if tokens[i].kind == "punct":
+            return None
+        counted += 1 if tokens[i].content or tokens[i].kind == "number" else 0
+        if counted >= PHRASE_GAP or i - position >= 2 * PHRASE_GAP:
+            return None
     return None
 
 
