@@ -172,6 +172,14 @@ TWINS = [
         "The survey was run with no funding from pharmaceutical firms, the authors said.",
         "The authors said the survey was run on funding from some of the larger pharmaceutical firms.",
     ),
+    # Negation: what a claim says of both or all, said of part only ('one of the two ..., but not
+    # the other').
+    (
+        "negation",
+        ["The new filter cut spam on both mail servers the company runs."],
+        "On each of the two mail servers the company runs, the new filter cut spam.",
+        "The new filter cut spam on one of the two mail servers the company runs, but not the other.",
+    ),
 ]
 
 

@@ -689,6 +689,43 @@ def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:
     return any(t.kind == "word" and not t.in_negated_clause and same_word(t, verb) for t in sentence.tokens)
 
 
+_EVERY_ONE = _forms("both all every each")
+# What says the predicate holds of part only: 'but not the other', 'not all', 'one of the two'.
+_PART_ONLY = (("not", "the", "other"), ("not", "the", "others"), ("not", "all"), ("one", "of", "the", "two"))
+EVERY_NOUN_REACH = 3
+
+
+def _part_only_at(clause: Clause) -> int | None:
+    lows = [t.low for t in clause.tokens]
+    return next(
+        (
+            index
+            for index in range(len(lows))
+            if any(tuple(lows[index : index + len(words)]) == words for words in _PART_ONLY)
+        ),
+        None,
+    )
+
+
+def _some_against_all(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
+    """A predicate a claim says holds of both or all ('on both model families tested') that the
+    passage says holds of part only ('for one of the two model families tested, but not the
+    other'), of the same noun."""
+    tokens = sentence.tokens
+    part = _part_only_at(sentence)
+    if part is None or any(_part_only_at(cited.clause) is not None for cited in claims):
+        return None  # the claims say part only too
+    for cited in claims:
+        claim = cited.clause
+        for position, token in enumerate(claim.tokens):
+            if token.low not in _EVERY_ONE or token.in_negated_clause:
+                continue
+            nouns = [t for t in claim.tokens[position + 1 : position + 1 + EVERY_NOUN_REACH] if t.content]
+            if nouns and any(t.content and same_word(t, nouns[0]) for t in tokens):
+                return part, cited, position
+    return None
+
+
 def _first(find: Callable[[Clause, Sequence[Cited]], list[tuple[int, Cited, int]]]) -> Callable:
     return lambda sentence, claims: next(iter(find(sentence, claims)), None)
 
@@ -711,6 +748,9 @@ _OTHER_NEGATIONS = (
     (_need_removed, 3, 3),
     # A word and its negative by prefix: 'destabilizes' against 'stabilizes'.
     (_first(_prefix_negations), 1, 2),
+    # 'for one of the two model families, but not the other' where a claim has 'on both model
+    # families'.
+    (_some_against_all, 2, 4),
 )
 
 
