@@ -180,6 +180,13 @@ TWINS = [
         "On each of the two mail servers the company runs, the new filter cut spam.",
         "The new filter cut spam on one of the two mail servers the company runs, but not the other.",
     ),
+    # Direction: a figure put on a level ('added 12% to') or taken off it ('took 12% off') moves it.
+    (
+        "direction",
+        ["The new scheduler cut average queue time by 12%, the operator said."],
+        "The new scheduler took 12% off average queue time, the operator said.",
+        "The new scheduler added 12% to average queue time, the operator said.",
+    ),
 ]
 
 

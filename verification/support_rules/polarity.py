@@ -790,6 +790,10 @@ _MOTION = _forms(
 # 'prices 12% below the year-earlier level': a change from a level, not a rank.
 _OFF_A_LEVEL = {"above": 1, "below": -1, "more": 1, "less": -1, "higher": 1, "lower": -1}
 _LOSING = _forms("lose loses lost losing")
+_ADDING_ON = _forms("add adds added adding")
+_TAKING_OFF = _forms(
+    "shave shaves shaved shaving knock knocks knocked knocking take takes took taking trim trims trimmed"
+)
 # Movement words that also take things away ('dropped the tasks'): before a pronoun standing for
 # things ('dropping them'), they remove what the pronoun stands for; a level has no 'them'.
 _REMOVING_TOO = _forms("drop drops dropped dropping")
@@ -815,6 +819,15 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
     following_low = tokens[index + 1].low if index + 1 < len(tokens) else ""
     if low in _LOSING and following_low == "to":
         return ("rank", -1)  # 'bigger models lose to the 8B one': ranked below it
+    if low in _ADDING_ON or low in _TAKING_OFF:
+        # 'added 18% to the steps required', 'shaved two points off the error rate': a figure put
+        # on or taken off a level moves it.
+        figure = next((i for i in range(index + 1, min(len(tokens), index + 4)) if tokens[i].kind == "number"), None)
+        after = {t.low for t in tokens[figure + 1 : figure + 4]} if figure is not None else set()
+        if low in _ADDING_ON and "to" in after:
+            return ("level", 1)
+        if low in _TAKING_OFF and "off" in after:
+            return ("level", -1)
     if _off_a_level(clause, index):
         # '56% below the year-earlier figure' is down 56% from it; '4.5 points above the older
         # parser' is a rank.
