@@ -187,6 +187,14 @@ TWINS = [
         "The new scheduler took 12% off average queue time, the operator said.",
         "The new scheduler added 12% to average queue time, the operator said.",
     ),
+    # ...a figure further from its name ('reached a pass@1 score of 74.1%'); a number inside a
+    # term ('pass@1') is no figure of anyone's.
+    (
+        "direction",
+        ["In the spring tests, Lark-9B reached a pass@1 score of 74.1%, versus 69.5% for Finch-12B."],
+        "Lark-9B came out ahead of Finch-12B in the spring tests.",
+        "Finch-12B came out ahead of Lark-9B in the spring tests.",
+    ),
 ]
 
 
@@ -233,6 +241,11 @@ REWORDINGS = [
     (
         "Clinicians approved 88% of the requests the agent wrote at 11 hospitals.",
         ["The agent drafts prior-authorization requests at 11 hospitals, and clinicians approved 88% of them."],
+    ),
+    # A comparison of two movements' sizes ('a bigger drop') is read by the word's own sign.
+    (
+        "Finch-12B's 2.1-point drop was bigger than Lark-9B's.",
+        ["Finch-12B showed a 2.1-point drop, while Lark-9B showed a 0.4-point drop."],
     ),
 ]
 

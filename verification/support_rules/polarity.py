@@ -1437,7 +1437,7 @@ def _order(left: frozenset[str], right: frozenset[str], other_left: frozenset[st
 # A name right after these is where a figure was measured ('scored 71.2% on AgentBench'), not
 # whose figure it is.
 _SETTING_BEFORE = _forms("on in at across over during under")
-FIGURE_OWNER_REACH = 4
+FIGURE_OWNER_REACH = 8
 SIDE_NAME_REACH = 10
 # Measures where less is better: ranking words ('beat', 'ahead', 'worse') run against their values.
 _LESS_IS_BETTER = _forms(
@@ -1480,21 +1480,27 @@ def _owned_figures(text: str) -> tuple[tuple[str, float, bool, int, tuple[int, i
     tokens = clause.tokens
     found = []
     for index, token in enumerate(tokens):
-        if token.kind != "number" or token.name:
-            continue
+        if token.kind != "number" or token.name or (token.start and not text[token.start - 1].isspace()):
+            continue  # 'pass^1', 'x2': a number inside a term, not a figure
         owners = sorted(
             (first - index if first > index else index - last, first, last, span)
             for first, last, span in clause.names
             if not (first and tokens[first - 1].low in _SETTING_BEFORE)
             and (last < index or first > index)
             and (first - index if first > index else index - last) <= FIGURE_OWNER_REACH
-            and not any(t.boundary for t in tokens[min(last, index) + 1 : max(first, index)])
+            and not any(t.boundary or _sets_apart(t) for t in tokens[min(last, index) + 1 : max(first, index)])
         )
         if not owners or (len(owners) > 1 and owners[0][0] == owners[1][0]):
             continue  # no owner, or two as near: whose it is is unclear
         _, first, last, span = owners[0]
         found.append((span, float(_number_text(token)), token.text.endswith("%"), index, (first, last)))
     return tuple(found)
+
+
+def _sets_apart(token: Token) -> bool:
+    """A word between a name and a figure that puts them on two sides: 'beat Corvid with 61.8%'
+    is the beater's figure, not Corvid's."""
+    return token.low in ("than", "versus", "against", "vs") or POLARITY.get(token.low, ("",))[0] == "rank"
 
 
 def _number_text(token: Token) -> str:
@@ -1519,11 +1525,14 @@ def _comparing_sign(clause: Clause, than: int) -> tuple[int, int] | None:
     """The ranking or level word a 'than' completes, however far back in its clause ('scored
     higher on the company's benchmark with AdamW than'), with its sign."""
     for position in range(than - 1, -1, -1):
-        if clause.tokens[position].boundary:
+        token = clause.tokens[position]
+        if token.boundary:
             return None
-        polarity = _movements(clause).get(position)
+        # The word's own sign, not a movement it composes with: 'GRPO's drop was bigger than
+        # DPO's' compares the drops' sizes.
+        polarity = _polarity(clause, position) if token.kind == "word" and position in _movements(clause) else None
         if polarity is not None and polarity[0] in ("rank", "level") and polarity[1]:
-            return position, polarity[1]
+            return position, -polarity[1] if token.head and not token.removed else polarity[1]
     return None
 
 
