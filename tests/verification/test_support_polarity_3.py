@@ -195,6 +195,15 @@ TWINS = [
         "Lark-9B came out ahead of Finch-12B in the spring tests.",
         "Finch-12B came out ahead of Lark-9B in the spring tests.",
     ),
+    # New predicates: a reporter's own verb for the claim's, its doer and what it is done to the
+    # claim's and its new words only how it was done ('through whichever network was cheapest');
+    # the same verb done to something new is a new assertion.
+    (
+        "new predicate",
+        ["Last year the bank's system routed each payment over the cheapest available network."],
+        "Last year the bank's system shipped each payment through whichever network was cheapest.",
+        "Last year the bank's system shipped customer deposits over the cheapest available network.",
+    ),
 ]
 
 
