@@ -204,6 +204,14 @@ TWINS = [
         "Last year the bank's system shipped each payment through whichever network was cheapest.",
         "Last year the bank's system shipped customer deposits over the cheapest available network.",
     ),
+    # Negation: a 'no' that opens the subject and a 'without' after its verb cancel out ('No
+    # answer goes out without a source'); 'without' alone still denies.
+    (
+        "negation",
+        ["The clinic's triage bot attaches a source to every answer it gives."],
+        "No answer from the clinic's triage bot goes out without a source attached.",
+        "Many answers from the clinic's triage bot go out without a source attached.",
+    ),
 ]
 
 
@@ -255,6 +263,10 @@ REWORDINGS = [
     (
         "Finch-12B's 2.1-point drop was bigger than Lark-9B's.",
         ["Finch-12B showed a 2.1-point drop, while Lark-9B showed a 0.4-point drop."],
+    ),
+    (
+        "No reply from the bank's legal-advice chatbot goes out without a disclaimer.",
+        ["The bank's legal-advice chatbot adds a disclaimer to every reply it sends."],
     ),
 ]
 

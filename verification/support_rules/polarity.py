@@ -50,7 +50,7 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
     flagged: set[int] = set()
     # Negation of the same word: 'did not improve' against 'improved'.
     for index, token in enumerate(sentence.tokens):
-        if not token.head:
+        if not token.head or _every_one_has(sentence, index):
             continue
         context = _context(sentence, index)
         best: tuple[int, Cited, int] | None = None
@@ -149,6 +149,8 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
     for index in _movements(sentence):
         if flagged:
             break  # one contradiction, one reason: a negation found already says it
+        if _every_one_has(sentence, index):
+            continue  # 'No answer from the legal agent comes without a citation': nothing denied
         reason = _direction(sentence, index, claims)
         if reason:
             reasons.append(reason)
@@ -157,6 +159,25 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
     if not flagged and not reasons:
         reasons += _figures_decide(sentence, claims)
     return reasons
+
+
+def _every_one_has(clause: Clause, index: int) -> bool:
+    """'No answer from the agent comes without a citation': a 'no' that opens the subject and a
+    'without' after its verb cancel out, saying every answer has one. (A verb's 'not' before
+    'without', 'could not finish without help', says help was needed: no such case.)"""
+    tokens = clause.tokens
+    first = index
+    while first > 0 and not tokens[first - 1].boundary:
+        first -= 1
+    last = index
+    while last + 1 < len(tokens) and not tokens[last + 1].boundary:
+        last += 1
+    opening = next((i for i in range(first, last + 1) if tokens[i].cue), None)
+    return (
+        opening is not None
+        and _opens_subject(tokens, opening)
+        and any(t.low == "without" for t in tokens[opening + 1 : last + 1])
+    )
 
 
 # Verbs that take away what they govern by putting another thing in its place.
