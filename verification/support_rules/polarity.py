@@ -6,7 +6,9 @@ movements and of comparisons ('A ... than B') that the comparison swap in ``role
   things ('cannot stand in for real user logs' against 'can substitute for real user logs'),
   or has a thing the claim says is absent ('needs a learned critic', 'without a learned
   critic'). A negation is read where it stands: 'beat AdamW on none of the six' negates
-  'beat', 'None of the models evaluated by the authors reached' negates 'reached';
+  'beat', 'None of the models evaluated by the authors reached' negates 'reached'; a subject's
+  'no' and a 'without' after its verb cancel out ('No answer comes without a citation'); what a
+  claim says of both or all, said of part only ('one of the two, but not the other'), is denied;
 - **direction**: opposite movement or comparison (rose/fell, beat/trailed, higher/lower). A
   rank or comparison is read with its two sides: the opposite word with the sides swapped
   says the same ('X trailed Y' for 'Y ... above X'), the same word with them swapped does not;

@@ -4,7 +4,12 @@ or a verb of saying.
 
 - **new predicate**: what the sentence asserts (a verb and the words it governs) is in no
   claim, however many topic words the sentence shares with them; or it ranks something ('the
-  strongest open model of its size') where no claim ranks anything.
+  strongest open model of its size') where no claim ranks anything. A reporter's own verb for
+  the claim's is no new assertion when its doer and what it is done to are the claims' and its
+  new words only say how ('ships weights through whichever link is quickest'); a new object,
+  recipient or role is ('sold its solar farm to a pension fund', 'sold as a service'). Words that
+  look like verbs but modify a noun are not read as one: 'the CoSIR-trained model', 'against
+  structured criteria'; nor is 'go' before an adjective ('goes wrong'), which says 'become'.
 """
 
 from __future__ import annotations
