@@ -715,19 +715,19 @@ def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:
 _EVERY_ONE = _forms("both all every each")
 # What says the predicate holds of part only: 'but not the other', 'not all', 'one of the two'.
 _PART_ONLY = (("not", "the", "other"), ("not", "the", "others"), ("not", "all"), ("one", "of", "the", "two"))
+_PART_ONLY_FIRST = frozenset(words[0] for words in _PART_ONLY)
 EVERY_NOUN_REACH = 3
 
 
 def _part_only_at(clause: Clause) -> int | None:
-    lows = [t.low for t in clause.tokens]
-    return next(
-        (
-            index
-            for index in range(len(lows))
-            if any(tuple(lows[index : index + len(words)]) == words for words in _PART_ONLY)
-        ),
-        None,
-    )
+    tokens = clause.tokens
+    for index, token in enumerate(tokens):
+        if token.low not in _PART_ONLY_FIRST:
+            continue
+        lows = tuple(t.low for t in tokens[index : index + 4])
+        if any(lows[: len(words)] == words for words in _PART_ONLY):
+            return index
+    return None
 
 
 def _some_against_all(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:

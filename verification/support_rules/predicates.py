@@ -15,11 +15,12 @@ or a verb of saying.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .. import text as lex
 from .backing import Backing, weight
 from .quoting import Cited, _claim_says, _span
-from .tokens import Clause, Token, _clause_end, _doubled, _number_value, _numbers, _verb_like
+from .tokens import Clause, Token, _clause_end, _doubled, _number_value, _numbers, _verb_like, clause_of
 from .words import (
     _ADVERBS,
     _AUXILIARIES,
@@ -477,7 +478,13 @@ def _superlative(token: Token) -> bool:
 
 
 def _ranks(claim: Clause) -> bool:
-    tokens = claim.tokens
+    return _ranks_text(claim.text)
+
+
+@lru_cache(maxsize=4096)
+def _ranks_text(text: str) -> bool:
+    """Read once a claim: a story cites the same claims from many sentences."""
+    tokens = clause_of(text).tokens
     return any(
         not token.name
         and (
