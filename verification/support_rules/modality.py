@@ -5,7 +5,11 @@ or the other way round, and a possibility or a step weighed made certain.
   the claim reports a result, or a result where the claim reports a plan, a possibility, a
   proposal or a hypothesis ('proposes that', 'hypothesize that', 'could let labs stop'); a
   possibility made certain ('will exceed' for 'could exceed'); a step weighed made decided
-  ('will be banned' for 'will consult on banning');
+  ('will be banned' for 'will consult on banning'); a proposal made a rule ('must log' for
+  'proposes that providers log'); a trial or a proposal reported as done or in force ('put
+  its agent into full use' for 'piloted its agent'). A plan and a result in different verbs
+  are told apart by what both govern ('has taken over its phone support' for 'will replace
+  its phone support').
 """
 
 from __future__ import annotations
@@ -15,7 +19,18 @@ from collections.abc import Sequence
 from .backing import same_word
 from .quoting import Cited, _phrase, _span
 from .tokens import _CONJECTURES, Clause, Token, _verb_like
-from .words import _BE, _CAUSATIVES, _HEDGES, _PLAN_WORDS, _VERB_FORMS, LIGHT, _forms
+from .words import (
+    _BE,
+    _CAUSATIVES,
+    _DETERMINERS,
+    _HEDGES,
+    _PLAN_WORDS,
+    _PREPOSITIONS,
+    _VERB_FORMS,
+    LIGHT,
+    NUMBER_WORDS,
+    _forms,
+)
 
 
 def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
@@ -41,7 +56,20 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             for position, t in enumerate(cited.clause.tokens)
             if t.content and same_word(sentence.tokens[i], t)
         ]
-        upgraded = _certainty_upgrade(sentence, marker, governed, reported) or _weighed_only(sentence, reported)
+        # ...or what the verb is done to, which a claim reports done in another verb: 'expects to
+        # wrap up a 14-day training run' against 'completed a 14-day training run'.
+        reported += [
+            (cited, position)
+            for cited in claims
+            for i in _direct_object(sentence, governed)
+            for position, t in enumerate(cited.clause.tokens)
+            if t.content and same_word(sentence.tokens[i], t) and _done_to(cited.clause, position)
+        ]
+        upgraded = (
+            _certainty_upgrade(sentence, marker, governed, reported)
+            or _certain_of_the_same(sentence, marker, governed, claims)
+            or _weighed_only(sentence, reported)
+        )
         if upgraded:
             return [upgraded]
         if not reported or any(cited.clause.hedged for cited, _ in reported):
@@ -61,8 +89,31 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
             f"{cited.label} reports it as a result: '{_phrase(cited.clause, position, before=0, after=4)}'"
         )
         return reasons
+    proposal = _proposal_made_rule(sentence, claims)
+    if proposal:
+        return [proposal]
     if sentence.hedged:
         return reasons
+    # 'is expanding to voice calls' where the claim says 'is considering expanding': a step
+    # weighed reported as taken, with no modal on the passage's side.
+    weighed = _weighed_only(
+        sentence,
+        [
+            (cited, position)
+            for cited in claims
+            for position, other in enumerate(cited.clause.tokens)
+            if other.content
+            and other.low.endswith("ing")
+            and position
+            and cited.clause.tokens[position - 1].low in _WEIGHING_A_STEP
+            and any(t.content and same_word(t, other) for t in sentence.tokens)
+        ],
+    )
+    if weighed:
+        return [weighed]
+    trial = _trial_made_use(sentence, claims)
+    if trial:
+        return [trial]
     for cited in claims:
         for marker, governed in cited.clause.modals:
             verb = cited.clause.tokens[governed]
@@ -75,22 +126,29 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                 ),
                 None,
             )
+            # 'would add 40 buses': the modal's verb is one the stopword lists leave out, and the
+            # word it governs is the verb's object.
+            plain = cited.clause.tokens[marker + 1] if marker + 1 < governed else None
+            plain = plain if plain is not None and plain.low in _STOPWORD_VERBS else None
             if (
                 verb.kind != "word"
                 or _purpose_at(cited.clause, marker)
                 or not (
                     conjecture
                     or caused is not None
+                    or plain is not None
                     or _verb_like(cited.clause, governed)
                     or _directly_governed(cited.clause, marker, governed)
                 )
             ):
                 continue
-            verbs = [verb]
+            verbs = [verb] if plain is None else [verb, plain]
             if caused is not None:
                 verbs.append(cited.clause.tokens[caused])  # 'could let labs stop': the stopping
             for index, token in enumerate(sentence.tokens):
-                if not (token.content and any(same_word(token, said) for said in verbs)):
+                if not (
+                    (token.content or token.low in _STOPWORD_VERBS) and any(same_word(token, said) for said in verbs)
+                ):
                     continue
                 if any(t.low == "to" for t in sentence.tokens[max(0, index - 3) : index]):
                     continue  # 'cards to be replaced', 'unable to complete': not reported as done
@@ -106,7 +164,64 @@ def modality_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
                     "possibility)"
                 )
                 return reasons
+            done = _done_to_the_same(sentence, cited.clause, marker, governed)
+            if done is not None:
+                return [
+                    f"modality: the paragraph says '{_phrase(sentence, done, before=1, after=4)}' as done; "
+                    f"{cited.label} says '{_span(cited.clause, marker, governed + 3)}' (a forecast, plan or "
+                    "possibility)"
+                ]
     return reasons
+
+
+OBJECT_REACH = 6
+
+
+def _direct_object(clause: Clause, verb: int) -> list[int]:
+    """The first telling word a verb takes as its object, no preposition between ('wrap up a
+    14-day training run': day); none for a figure ('pay $2.5 million') or an adjunct ('pay 10%
+    less in tuition fees')."""
+    tokens = clause.tokens
+    for position in range(verb + 1, min(len(tokens), verb + 1 + OBJECT_REACH)):
+        token = tokens[position]
+        if token.boundary or token.low in _PREPOSITIONS or token.low in NUMBER_WORDS:
+            return []
+        if token.content and not token.name and token.stem not in LIGHT:
+            return [position]
+    return []
+
+
+def _done_to(clause: Clause, index: int) -> bool:
+    """Whether a past verb, a few words before token ``index`` in its clause and no preposition
+    between, governs it: 'completed a 14-day training run'."""
+    tokens = clause.tokens
+    for position in range(index - 1, max(-1, index - 5), -1):
+        if tokens[position].boundary or tokens[position].low in _PREPOSITIONS:
+            return False
+        if tokens[position].content and _verb_like(clause, position):
+            return _past_at(clause, position) and tokens[position].low not in _PLAN_WORDS
+    return False
+
+
+def _done_to_the_same(sentence: Clause, claim: Clause, marker: int, governed: int) -> int | None:
+    """'has taken over its tier-one phone support' where the claim says 'will replace its
+    tier-one phone support': a plan reported as done in another verb, told by what both govern
+    (SAME_THINGS words, names aside). The passage's verb must be past ('has taken', 'replaced')."""
+    if marker + 1 < len(claim.tokens) and claim.tokens[marker + 1].low == "not":
+        return None  # 'would not open an investigation': a refusal, which 'has declined to' reports
+    theirs = {claim.tokens[i].stem for i in _clause_words(claim, marker) if i > governed}
+    if len(theirs) < SAME_THINGS:
+        return None
+    tokens = sentence.tokens
+    for index, token in enumerate(tokens):
+        if not token.content or token.name or not _verb_like(sentence, index) or not _past_at(sentence, index):
+            continue
+        if any(t.low == "to" for t in tokens[max(0, index - 3) : index + 2]) or token.low in _PLAN_WORDS:
+            continue  # 'is set to have replaced', 'committed to putting': not reported as done
+        mine = {tokens[i].stem for i in _clause_words(sentence, index)}
+        if len(mine & theirs) >= SAME_THINGS:
+            return index
+    return None
 
 
 def _directly_governed(clause: Clause, marker: int, governed: int) -> bool:
@@ -136,6 +251,13 @@ _CERTAIN = _forms("will shall 'll")
 _DELIBERATING = _forms(
     "consult consults consulted consulting consultation consider considers considered considering weigh weighs "
     "weighing explore explores exploring study studies studying review reviewing debate debating"
+)
+
+
+# A step weighed, named by its gerund: 'is considering expanding', 'weighing selling'.
+_WEIGHING_A_STEP = _forms(
+    "consider considers considered considering weigh weighs weighed weighing explore explores explored "
+    "exploring mull mulls mulled mulling contemplate contemplates contemplated contemplating"
 )
 
 
@@ -179,6 +301,72 @@ def _certainty_upgrade(sentence: Clause, marker: int, governed: int, reported: l
                 f"modality: the paragraph says '{_span(sentence, marker, governed)}' (a certain forecast); "
                 f"{cited.label} says '{_span(claim, other_marker, other_governed)}' (a possibility)"
             )
+    return ""
+
+
+# Verbs the stopword lists leave out, which a modal may govern: 'would add', 'will make'.
+_STOPWORD_VERBS = _forms("add adds added adding make makes made making use uses used using")
+
+_OBLIGING = _forms("must shall will")
+# Words that keep a rule a proposal: 'under the draft code', 'a proposed rule'.
+_PROPOSED = _forms("draft proposal proposals proposed recommendation recommendations")
+
+
+def _proposal_made_rule(sentence: Clause, claims: Sequence[Cited]) -> str:
+    """'providers must log every tool call' where the claim says 'proposes that providers log
+    every tool call': what a claim puts forward as a proposal or advice, made a rule or a certain
+    forecast, the same verb after the passage's 'must' or 'will' and in the claim's that-clause.
+    The passage must propose nothing itself."""
+    tokens = sentence.tokens
+    if any(t.low in _CONJECTURES or t.low in _POSSIBILITY or t.low in _PROPOSED for t in tokens):
+        return ""
+    for marker, token in enumerate(tokens[:-1]):
+        if token.low not in _OBLIGING or not tokens[marker + 1].content:
+            continue
+        verb = tokens[marker + 1]
+        for cited in claims:
+            claim = cited.clause
+            for position, other in enumerate(claim.tokens):
+                if other.low not in _CONJECTURES or position + 1 >= len(claim.tokens):
+                    continue
+                if claim.tokens[position + 1].low != "that":
+                    continue
+                end = position + 2
+                while end < len(claim.tokens) and end < position + 8 and not claim.tokens[end].boundary:
+                    end += 1
+                said = next((i for i in range(position + 2, end) if same_word(claim.tokens[i], verb)), None)
+                if said is not None:
+                    return (
+                        f"modality: the paragraph says '{_span(sentence, marker, marker + 3)}' (a rule or a "
+                        f"certain forecast); {cited.label} says '{_span(claim, position, said + 2)}' (a proposal)"
+                    )
+    return ""
+
+
+# A possibility and a certain forecast of the same things share this many of the words they govern.
+SAME_THINGS = 2
+
+
+def _certain_of_the_same(sentence: Clause, marker: int, governed: int, claims: Sequence[Cited]) -> str:
+    """'will take its procurement agent to Europe' where the claim says 'might expand its
+    procurement agent to Europe': a possibility made certain in another verb, told by what
+    both govern. The passage must keep no hint of possibility anywhere."""
+    if sentence.tokens[marker].low not in _CERTAIN or not sentence.tokens[governed].content:
+        return ""
+    if any(t.low in _POSSIBILITY or t.low in ("likely", "might", "perhaps", "if") for t in sentence.tokens):
+        return ""
+    mine = {sentence.tokens[i].stem for i in _clause_words(sentence, marker) if i > governed}
+    for cited in claims:
+        claim = cited.clause
+        for other_marker, other_governed in claim.modals:
+            if claim.tokens[other_marker].low not in _POSSIBILITY or _purpose_at(claim, other_marker):
+                continue
+            theirs = [i for i in _clause_words(claim, other_marker) if i > other_governed]
+            if len(mine & {claim.tokens[i].stem for i in theirs}) >= SAME_THINGS:
+                return (
+                    f"modality: the paragraph says '{_span(sentence, marker, governed + 2)}' (a certain forecast); "
+                    f"{cited.label} says '{_span(claim, other_marker, other_governed + 2)}' (a possibility)"
+                )
     return ""
 
 
@@ -242,3 +430,57 @@ def _clause_words(clause: Clause, marker: int) -> list[int]:
         if token.content and not token.name and token.stem not in LIGHT and token.low not in _PLAN_WORDS:
             found.append(index)
     return found
+
+
+# A step tried or put forward, not taken: 'piloted its agent', 'is testing an agent', 'proposed
+# a fee', 'a draft code'. ('trial' alone is as often the study a result was measured in.)
+_TRYING = _forms(
+    "pilot pilots piloted piloting trialled trialling trialed trialing propose proposes proposed proposal proposals"
+)
+# What keeps the passage's own account a trial or a proposal.
+_TRIED_TOO = (
+    _TRYING
+    | _DELIBERATING
+    | _CONJECTURES
+    | _PLAN_WORDS
+    | _forms("test tests tested testing trial trials draft study studying experiment experimental")
+    # Proposing in other words: 'put forward a levy', 'floated a cap'.
+    | _forms("forward floated suggest suggests suggested mooted pitched consultation")
+)
+TRIAL_SHARED = 2
+
+
+def _trying_at(clause: Clause, index: int) -> bool:
+    tokens = clause.tokens
+    low = tokens[index].low
+    previous = tokens[index - 1].low if index else ""
+    if low == "testing":
+        return previous in _BE  # 'is testing an agent', not 'testing showed'
+    if low == "draft":
+        return previous in _DETERMINERS or previous.endswith("'s")  # 'the draft code', not 'agents draft'
+    return low in _TRYING
+
+
+def _trial_made_use(sentence: Clause, claims: Sequence[Cited]) -> str:
+    """'put its agent into full use at two hospitals' where the claim says 'piloted its agent
+    at two hospitals'; 'now follow a standard' where it says 'has proposed a standard': a trial
+    or a proposal reported as a thing done or in force. The passage must try, propose, weigh or
+    plan nothing itself, and share TRIAL_SHARED of the claim's words (names aside)."""
+    tokens = sentence.tokens
+    if any(t.low in _TRIED_TOO for t in tokens):
+        return ""
+    mine = {t.stem for t in tokens if t.content and not t.name}
+    for cited in claims:
+        claim = cited.clause
+        for index in range(len(claim.tokens)):
+            if not _trying_at(claim, index):
+                continue
+            theirs = {t.stem for i, t in enumerate(claim.tokens) if t.content and not t.name and i != index}
+            shared = mine & theirs
+            if len(shared) >= TRIAL_SHARED:
+                at = next(i for i, t in enumerate(tokens) if t.content and not t.name and t.stem in shared)
+                return (
+                    f"modality: the paragraph says '{_phrase(sentence, at, before=3, after=3)}' as done or in force; "
+                    f"{cited.label} says '{_phrase(claim, index, before=1, after=3)}' (a trial or a proposal)"
+                )
+    return ""

@@ -6,10 +6,14 @@ movements and of comparisons ('A ... than B') that the comparison swap in ``role
   things ('cannot stand in for real user logs' against 'can substitute for real user logs'),
   or has a thing the claim says is absent ('needs a learned critic', 'without a learned
   critic'). A negation is read where it stands: 'beat AdamW on none of the six' negates
-  'beat', 'None of the models evaluated by the authors reached' negates 'reached';
+  'beat', 'None of the models evaluated by the authors reached' negates 'reached'; a subject's
+  'no' and a 'without' after its verb cancel out ('No answer comes without a citation'); what a
+  claim says of both or all, said of part only ('one of the two, but not the other'), is denied;
 - **direction**: opposite movement or comparison (rose/fell, beat/trailed, higher/lower). A
   rank or comparison is read with its two sides: the opposite word with the sides swapped
   says the same ('X trailed Y' for 'Y ... above X'), the same word with them swapped does not;
+  and a ranking or a level compared between two names the claims give figures of is read
+  against those figures ('Sable-72B finished ahead of Atlas-70B' where Atlas-70B scored more);
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from functools import lru_cache
 from .. import text as lex
 from .backing import _all_stems, same_word
 from .context import _context, _names_around
-from .quoting import Cited, _claim_says, _phrase
+from .quoting import Cited, _claim_says, _phrase, _span
 from .tokens import Clause, Token, _opens_subject, _verb_form, clause_of
 from .words import (
     _ADJUNCT_PREPOSITIONS,
@@ -48,7 +52,7 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
     flagged: set[int] = set()
     # Negation of the same word: 'did not improve' against 'improved'.
     for index, token in enumerate(sentence.tokens):
-        if not token.head:
+        if not token.head or _every_one_has(sentence, index):
             continue
         context = _context(sentence, index)
         best: tuple[int, Cited, int] | None = None
@@ -147,12 +151,35 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
     for index in _movements(sentence):
         if flagged:
             break  # one contradiction, one reason: a negation found already says it
+        if _every_one_has(sentence, index):
+            continue  # 'No answer from the legal agent comes without a citation': nothing denied
         reason = _direction(sentence, index, claims)
         if reason:
             reasons.append(reason)
             flagged.add(index)
     reasons += _comparatives(sentence, claims)
+    if not flagged and not reasons:
+        reasons += _figures_decide(sentence, claims)
     return reasons
+
+
+def _every_one_has(clause: Clause, index: int) -> bool:
+    """'No answer from the agent comes without a citation': a 'no' that opens the subject and a
+    'without' after its verb cancel out, saying every answer has one. (A verb's 'not' before
+    'without', 'could not finish without help', says help was needed: no such case.)"""
+    tokens = clause.tokens
+    first = index
+    while first > 0 and not tokens[first - 1].boundary:
+        first -= 1
+    last = index
+    while last + 1 < len(tokens) and not tokens[last + 1].boundary:
+        last += 1
+    opening = next((i for i in range(first, last + 1) if tokens[i].cue), None)
+    return (
+        opening is not None
+        and _opens_subject(tokens, opening)
+        and any(t.low == "without" for t in tokens[opening + 1 : last + 1])
+    )
 
 
 # Verbs that take away what they govern by putting another thing in its place.
@@ -603,19 +630,27 @@ def _asserted_at(clause: Clause, words: list[Token]) -> list[int] | None:
             continue
         found, position = [start], start
         for word in words[1:]:
-            position = next(
-                (
-                    i
-                    for i in range(position + 1, min(len(tokens), position + 1 + PHRASE_GAP))
-                    if _same_or_evidence(tokens[i], word)
-                ),
-                None,
-            )
+            position = _next_word(tokens, position, word)
             if position is None or tokens[position].in_negated_clause:
                 break
             found.append(position)
         else:
             return found
+    return None
+
+
+def _next_word(tokens: list[Token], position: int, word: Token) -> int | None:
+    """The next token after ``position`` that is ``word``, within PHRASE_GAP tokens; small words
+    between ('data from some of its commercial customers') do not count against the gap."""
+    counted = 0
+    for i in range(position + 1, len(tokens)):
+        if _same_or_evidence(tokens[i], word):
+            return i
+        if tokens[i].kind == "punct":
+            return None
+        counted += 1 if tokens[i].content or tokens[i].kind == "number" else 0
+        if counted >= PHRASE_GAP or i - position >= 2 * PHRASE_GAP:
+            return None
     return None
 
 
@@ -677,6 +712,43 @@ def _found_no(claim: Clause, position: int, sentence: Clause) -> bool:
     return any(t.kind == "word" and not t.in_negated_clause and same_word(t, verb) for t in sentence.tokens)
 
 
+_EVERY_ONE = _forms("both all every each")
+# What says the predicate holds of part only: 'but not the other', 'not all', 'one of the two'.
+_PART_ONLY = (("not", "the", "other"), ("not", "the", "others"), ("not", "all"), ("one", "of", "the", "two"))
+_PART_ONLY_FIRST = frozenset(words[0] for words in _PART_ONLY)
+EVERY_NOUN_REACH = 3
+
+
+def _part_only_at(clause: Clause) -> int | None:
+    tokens = clause.tokens
+    for index, token in enumerate(tokens):
+        if token.low not in _PART_ONLY_FIRST:
+            continue
+        lows = tuple(t.low for t in tokens[index : index + 4])
+        if any(lows[: len(words)] == words for words in _PART_ONLY):
+            return index
+    return None
+
+
+def _some_against_all(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
+    """A predicate a claim says holds of both or all ('on both model families tested') that the
+    passage says holds of part only ('for one of the two model families tested, but not the
+    other'), of the same noun."""
+    tokens = sentence.tokens
+    part = _part_only_at(sentence)
+    if part is None or any(_part_only_at(cited.clause) is not None for cited in claims):
+        return None  # the claims say part only too
+    for cited in claims:
+        claim = cited.clause
+        for position, token in enumerate(claim.tokens):
+            if token.low not in _EVERY_ONE or token.in_negated_clause:
+                continue
+            nouns = [t for t in claim.tokens[position + 1 : position + 1 + EVERY_NOUN_REACH] if t.content]
+            if nouns and any(t.content and same_word(t, nouns[0]) for t in tokens):
+                return part, cited, position
+    return None
+
+
 def _first(find: Callable[[Clause, Sequence[Cited]], list[tuple[int, Cited, int]]]) -> Callable:
     return lambda sentence, claims: next(iter(find(sentence, claims)), None)
 
@@ -699,6 +771,9 @@ _OTHER_NEGATIONS = (
     (_need_removed, 3, 3),
     # A word and its negative by prefix: 'destabilizes' against 'stabilizes'.
     (_first(_prefix_negations), 1, 2),
+    # 'for one of the two model families, but not the other' where a claim has 'on both model
+    # families'.
+    (_some_against_all, 2, 4),
 )
 
 
@@ -738,6 +813,14 @@ _MOTION = _forms(
 # 'prices 12% below the year-earlier level': a change from a level, not a rank.
 _OFF_A_LEVEL = {"above": 1, "below": -1, "more": 1, "less": -1, "higher": 1, "lower": -1}
 _LOSING = _forms("lose loses lost losing")
+_ADDING_ON = _forms("add adds added adding")
+_TAKING_OFF = _forms(
+    "shave shaves shaved shaving knock knocks knocked knocking take takes took taking trim trims trimmed"
+)
+# Movement words that also take things away ('dropped the tasks'): before a pronoun standing for
+# things ('dropping them'), they remove what the pronoun stands for; a level has no 'them'.
+_REMOVING_TOO = _forms("drop drops dropped dropping")
+_THINGS_SAID_BEFORE = _forms("them those these")
 _UNITS_OFF = _forms("percent points")
 
 
@@ -759,12 +842,23 @@ def _polarity(clause: Clause, index: int) -> tuple[str, int] | None:
     following_low = tokens[index + 1].low if index + 1 < len(tokens) else ""
     if low in _LOSING and following_low == "to":
         return ("rank", -1)  # 'bigger models lose to the 8B one': ranked below it
+    if low in _ADDING_ON or low in _TAKING_OFF:
+        # 'added 18% to the steps required', 'shaved two points off the error rate': a figure put
+        # on or taken off a level moves it.
+        figure = next((i for i in range(index + 1, min(len(tokens), index + 4)) if tokens[i].kind == "number"), None)
+        after = {t.low for t in tokens[figure + 1 : figure + 4]} if figure is not None else set()
+        if low in _ADDING_ON and "to" in after:
+            return ("level", 1)
+        if low in _TAKING_OFF and "off" in after:
+            return ("level", -1)
     if _off_a_level(clause, index):
         # '56% below the year-earlier figure' is down 56% from it; '4.5 points above the older
         # parser' is a rank.
         return ("level", _OFF_A_LEVEL[low])
     if low in POLARITY:
         concept, sign = POLARITY[low]
+        if low in _REMOVING_TOO and following_low in _THINGS_SAID_BEFORE:
+            return None  # 'dropping them boosted scores': things taken away, no level moved
         if concept == "continue" and following_low[:1].isdigit():
             return None  # 'stopped 92% of phishing emails': a count blocked, no activity ended
         if sign == 0 and index and tokens[index - 1].low in ("more", "less"):
@@ -1359,3 +1453,159 @@ def _order(left: frozenset[str], right: frozenset[str], other_left: frozenset[st
     if not (right & other_left) and right & other_right and not (left & other_right):
         return "same"
     return "unclear"
+
+
+# Comparisons the claims' figures decide -------------------------------------------------------
+
+# A name right after these is where a figure was measured ('scored 71.2% on AgentBench'), not
+# whose figure it is.
+_SETTING_BEFORE = _forms("on in at across over during under")
+FIGURE_OWNER_REACH = 8
+SIDE_NAME_REACH = 10
+# Measures where less is better: ranking words ('beat', 'ahead', 'worse') run against their values.
+_LESS_IS_BETTER = _forms(
+    "error errors latency loss losses cost costs time times seconds minutes hours days price prices failure "
+    "failures staleness perplexity"
+)
+# 'edged out', 'pulled ahead of': a rank said in two words.
+_RANK_PAIRS = {("edged", "out"): 1, ("pipped", "by"): -1}
+
+
+@dataclass(frozen=True)
+class _Scored:
+    value: float
+    percent: bool
+    cited: Cited
+    at: int  # the figure
+    owner: tuple[int, int]  # the name's first and last token
+
+
+def _claims_figures(claims: Sequence[Cited]) -> dict[str, _Scored]:
+    """Each name the claims give one figure of, with that figure. A name with two different
+    figures is left out: which one a comparison means is unclear."""
+    found: dict[str, _Scored] = {}
+    unclear: set[str] = set()
+    for cited in claims:
+        for span, value, percent, at, owner in _owned_figures(cited.clause.text):
+            scored = _Scored(value, percent, cited, at, owner)
+            if span in found and found[span].value != value:
+                unclear.add(span)
+            found.setdefault(span, scored)
+    return {span: scored for span, scored in found.items() if span not in unclear}
+
+
+@lru_cache(maxsize=4096)
+def _owned_figures(text: str) -> tuple[tuple[str, float, bool, int, tuple[int, int]], ...]:
+    """Each figure of a claim with its owner, the nearest name in its stretch of clause
+    ('Corvid-Agent-34B scored 61.8%', '87% with AdamW'); a name where the figure was measured
+    ('on AgentBench') owns none. Read once a claim: a story cites it from many sentences."""
+    clause = clause_of(text)
+    tokens = clause.tokens
+    found = []
+    for index, token in enumerate(tokens):
+        if token.kind != "number" or token.name or (token.start and not text[token.start - 1].isspace()):
+            continue  # 'pass^1', 'x2': a number inside a term, not a figure
+        owners = sorted(
+            (first - index if first > index else index - last, first, last, span)
+            for first, last, span in clause.names
+            if not (first and tokens[first - 1].low in _SETTING_BEFORE)
+            and (last < index or first > index)
+            and (first - index if first > index else index - last) <= FIGURE_OWNER_REACH
+            and not any(t.boundary or _sets_apart(t) for t in tokens[min(last, index) + 1 : max(first, index)])
+        )
+        if not owners or (len(owners) > 1 and owners[0][0] == owners[1][0]):
+            continue  # no owner, or two as near: whose it is is unclear
+        _, first, last, span = owners[0]
+        found.append((span, float(_number_text(token)), token.text.endswith("%"), index, (first, last)))
+    return tuple(found)
+
+
+def _sets_apart(token: Token) -> bool:
+    """A word between a name and a figure that puts them on two sides: 'beat Corvid with 61.8%'
+    is the beater's figure, not Corvid's."""
+    return token.low in ("than", "versus", "against", "vs") or POLARITY.get(token.low, ("",))[0] == "rank"
+
+
+def _number_text(token: Token) -> str:
+    return token.text.strip("$€£¥%,").replace(",", "")
+
+
+def _side_name(clause: Clause, index: int, step: int, figured: dict[str, _Scored]) -> tuple[int, int, str] | None:
+    """The nearest name the claims give a figure of, before (step -1) or after (+1) token
+    ``index`` in its sentence, not past a full stop, colon or semicolon."""
+    for first, last, span in clause.names if step > 0 else reversed(clause.names):
+        edge = first if step > 0 else last
+        if (edge - index) * step <= 0 or abs(edge - index) > SIDE_NAME_REACH:
+            continue
+        if any(t.low in (".", ";", ":") for t in clause.tokens[min(edge, index) : max(edge, index)]):
+            return None
+        if span in figured:
+            return first, last, span
+    return None
+
+
+def _comparing_sign(clause: Clause, than: int) -> tuple[int, int] | None:
+    """The ranking or level word a 'than' completes, however far back in its clause ('scored
+    higher on the company's benchmark with AdamW than'), with its sign."""
+    for position in range(than - 1, -1, -1):
+        token = clause.tokens[position]
+        if token.boundary:
+            return None
+        # The word's own sign, not a movement it composes with: 'GRPO's drop was bigger than
+        # DPO's' compares the drops' sizes.
+        polarity = _polarity(clause, position) if token.kind == "word" and position in _movements(clause) else None
+        if polarity is not None and polarity[0] in ("rank", "level") and polarity[1]:
+            return position, -polarity[1] if token.head and not token.removed else polarity[1]
+    return None
+
+
+def _figures_decide(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """'Sable-72B finished ahead of Atlas-70B', 'scored higher with AdamW than with Muon',
+    where the claims give each side a figure that orders them the other way: a ranking word
+    ('ahead', 'beat', 'worse') or a level compared ('higher ... than') read against the values."""
+    figured = _claims_figures(claims)
+    if len(figured) < 2:
+        return []
+    tokens = sentence.tokens
+    # 'ahead on latency' is the lower figure: ranking words run against a measure where less is better.
+    less_is_better = any(t.low in _LESS_IS_BETTER for t in tokens) or any(
+        t.low in _LESS_IS_BETTER for cited in claims for t in cited.clause.tokens
+    )
+    found = []  # (word, sign, concept, left, right)
+    for index, token in enumerate(tokens):
+        if token.low == "than":
+            compared = _comparing_sign(sentence, index)
+            if compared is not None:
+                word, sign = compared
+                left, right = _side_name(sentence, index, -1, figured), _side_name(sentence, index, 1, figured)
+                found.append((word, sign, _movements(sentence)[word][0], left, right))
+            continue
+        pair = (token.low, tokens[index + 1].low if index + 1 < len(tokens) else "")
+        polarity = ("rank", _RANK_PAIRS[pair]) if pair in _RANK_PAIRS else _movements(sentence).get(index)
+        if polarity is None or polarity[0] != "rank" or not polarity[1] or _noun_use(sentence, index):
+            continue
+        if _than_after(sentence, index):
+            continue  # read with its 'than'
+        left, right = _side_name(sentence, index, -1, figured), _side_name(sentence, index, 1, figured)
+        if _rank_passive(sentence, index):
+            left, right = right, left
+        found.append((index, polarity[1], "rank", left, right))
+    for word, sign, concept, left, right in found:
+        if left is None or right is None or left[2] == right[2]:
+            continue
+        mine, theirs = figured[left[2]], figured[right[2]]
+        if mine.percent != theirs.percent or mine.value == theirs.value or (concept == "rank" and less_is_better):
+            continue
+        if (mine.value > theirs.value) == (sign > 0):
+            continue
+        first, last = min(left[0], right[0], word), max(left[1], right[1], word)
+        return [
+            f"direction: the paragraph says '{_span(sentence, first, last)}'; "
+            f"{_claim_says(mine.cited, _figure_quote(mine))} and {_claim_says(theirs.cited, _figure_quote(theirs))}"
+        ]
+    return []
+
+
+def _figure_quote(scored: _Scored) -> str:
+    first, last = scored.owner
+    return _span(scored.cited.clause, min(first, scored.at), max(last, scored.at))

@@ -3,17 +3,24 @@ words it governs, that no cited claim backs; and how a news verb is told from a 
 or a verb of saying.
 
 - **new predicate**: what the sentence asserts (a verb and the words it governs) is in no
-  claim, however many topic words the sentence shares with them.
+  claim, however many topic words the sentence shares with them; or it ranks something ('the
+  strongest open model of its size') where no claim ranks anything. A reporter's own verb for
+  the claim's is no new assertion when its doer and what it is done to are the claims' and its
+  new words only say how ('ships weights through whichever link is quickest'); a new object,
+  recipient or role is ('sold its solar farm to a pension fund', 'sold as a service'). Words that
+  look like verbs but modify a noun are not read as one: 'the CoSIR-trained model', 'against
+  structured criteria'; nor is 'go' before an adjective ('goes wrong'), which says 'become'.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .. import text as lex
 from .backing import Backing, weight
 from .quoting import Cited, _claim_says, _span
-from .tokens import Clause, Token, _clause_end, _doubled, _number_value, _numbers, _verb_like
+from .tokens import Clause, Token, _clause_end, _doubled, _number_value, _numbers, _verb_like, clause_of
 from .words import (
     _ADVERBS,
     _AUXILIARIES,
@@ -43,10 +50,13 @@ def _object_like(token: Token) -> bool:
 NEW_PREDICATE_BACKED = 0.5
 
 
+_INTRODUCING_A_NOUN = (_PREPOSITIONS - _forms("to by")) | _forms("as")
+
+
 def _adjectival(clause: Clause, index: int) -> bool:
-    """A participle used as an adjective, an adverb before it and its noun after: 'from newly
-    acquired skills', 'of the recently opened plant'. What the sentence asserts is elsewhere.
-    ('paid contractors' without its adverb may be what the sentence adds: it stays a verb.)"""
+    """A participle used as an adjective, between a preposition or a determiner (an adverb
+    may stand between) and its noun: 'from newly acquired skills', 'of the recently opened
+    plant', 'against structured criteria'. What the sentence asserts is elsewhere."""
     tokens = clause.tokens
     if tokens[index].low.endswith("ing"):
         return False  # 'by detecting deception': a gerund, what the sentence says is done
@@ -54,13 +64,29 @@ def _adjectival(clause: Clause, index: int) -> bool:
     while before >= 0 and tokens[before].low.endswith("ly") and tokens[before].content:
         before -= 1
     following = tokens[index + 1] if index + 1 < len(tokens) else None
+    # Right after a preposition, with no adverb, too ('against structured criteria', 'such as
+    # leaked answers'); not after 'to' (an infinitive) or 'by' ('by paid contractors' may be what
+    # the sentence adds).
+    right_after = before == index - 1 and before >= 0 and tokens[before].low in _INTRODUCING_A_NOUN
     return (
-        before < index - 1
+        (before < index - 1 or right_after)
         and before >= 0
-        and (tokens[before].low in _PREPOSITIONS or tokens[before].low in _DETERMINERS)
+        and (tokens[before].low in _PREPOSITIONS or tokens[before].low in _DETERMINERS or right_after)
         and following is not None
         and following.content
         and not following.name
+    )
+
+
+def _compound_modifier(clause: Clause, index: int) -> bool:
+    """A participle hyphened to the word before it ('the CoSIR-trained model', 'rubric-guided
+    scaffolding', 'human-written tests'): one modifier of the noun after it, not a verb."""
+    token = clause.tokens[index]
+    return (
+        index > 0
+        and token.start > 0
+        and clause.text[token.start - 1] == "-"
+        and clause.tokens[index - 1].kind != "punct"
     )
 
 
@@ -73,7 +99,9 @@ _PRO_FORMS = _forms("ones")
 
 
 def _counting(token: Token) -> bool:
-    return token.low in _COUNTING or token.low in _PRO_FORMS
+    # 'sixfold' is a figure too: the quantity rule holds a multiple in words to the claims.
+    low = token.low
+    return low in _COUNTING or low in _PRO_FORMS or (low.endswith("fold") and low[:-4] in NUMBER_WORDS)
 
 
 # Verbs that link a thing to what is said of it ('proved hard', 'remains the workhorse', 'came
@@ -85,10 +113,29 @@ _LINKING = _forms(
 )
 
 
+_GOING = _forms("go goes went gone going")
+
+
+def _becoming(clause: Clause, index: int) -> bool:
+    """'go' before an adjective says 'become' ('when enterprise AI goes wrong', 'fewer than one
+    in 200 went wrong'): a linking verb, and what follows it the reporter's characterisation."""
+    tokens = clause.tokens
+    if tokens[index].low not in _GOING or index + 1 >= len(tokens):
+        return False
+    following = tokens[index + 1]
+    return (
+        following.content
+        and not following.name
+        and following.low not in _PARTICLES
+        and following.low not in _PREPOSITIONS
+        and not _verb_like(clause, index + 1)
+    )
+
+
 def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
     total = backed = 0.0
     tokens = clause.tokens
-    for token in tokens[verb + 1 : _clause_end(tokens, verb + 1)]:
+    for token in tokens[verb + 1 : _governed_end(clause, verb)]:
         if token.kind == "number" or _counting(token):
             total += 1
             backed += 1  # the figure rule holds figures to the claims
@@ -96,6 +143,43 @@ def _clause_backed(clause: Clause, verb: int, backing: Backing) -> float:
             total += weight(token.stem)
             backed += weight(token.stem) if backing.backs(token.stem) else 0
     return backed / total if total else 0.0
+
+
+# A question as a verb's object: 'predict which benchmarks will leak', 'decide whether to ship'.
+_QUESTION_WORDS = _forms("which whether what who how when where")
+
+
+def _governed_end(clause: Clause, verb: int) -> int:
+    """Where the words a verb governs end: its clause's end, read past a clause word that
+    opens the verb's own object, a question right after it ('can predict which benchmarks will
+    leak into training data'), or past an 'as' that gives what it governs a role ('are sold as
+    a service by most cloud providers', 'released as open source'), neither of which begins
+    another clause."""
+    tokens = clause.tokens
+    end = _clause_end(tokens, verb + 1)
+    while end < len(tokens) and ((end == verb + 1 and tokens[end].low in _QUESTION_WORDS) or _role_as(clause, end)):
+        end = _clause_end(tokens, end + 1)
+    return end
+
+
+def _role_as(clause: Clause, index: int) -> bool:
+    """An 'as' before a noun phrase with no verb of its own ('as a service', 'as open source',
+    'as customers'), not one that opens a clause ('as the company grew', 'as costs fell') or
+    ends a comparison ('twice as fast as')."""
+    tokens = clause.tokens
+    if tokens[index].low != "as" or index + 1 >= len(tokens):
+        return False
+    if any(t.low == "as" for t in tokens[max(0, index - 3) : index]):
+        return False  # 'as fast as the baselines': a comparison's other side
+    following = tokens[index + 1].low
+    if following in ("a", "an"):
+        return True
+    if following in _DETERMINERS:
+        return False  # 'as the company grew': most often a clause
+    end = _clause_end(tokens, index + 1)
+    words = [i for i in range(index + 1, end) if tokens[i].content]
+    # A clause after 'as' has a finite verb; an '-ing' word is a noun's ('a push into lending').
+    return bool(words) and not any(_verb_like(clause, i) and not tokens[i].low.endswith("ing") for i in words[1:])
 
 
 # Verbs news copy uses for taking on a problem, whatever the claim's verb: 'attacks the same
@@ -236,6 +320,42 @@ def _carries_stated_figure(sentence: Clause, verb: int, end: int, claims: Sequen
     return False
 
 
+# Prepositions that say how a thing was done, not to or for whom: what follows them may be the
+# reporter's words for the claim's manner ('ships weights through whichever link is quickest').
+_MANNER = _forms("with through over via using without")
+
+
+def _reworded(sentence: Clause, verb: int, end: int, backing: Backing) -> bool:
+    """A reporter's own verb for the claim's: its doer and what it is done to are the claims'
+    ('LoongSage ships weights', 'chats were settled by its customer-service agent'), and every
+    new word after it says how ('through whichever link is quickest', 'with no hand-off to
+    staff'), none a new object, recipient, place or reason ('sold its solar farm to a pension
+    fund')."""
+    tokens = sentence.tokens
+    start = verb
+    while start > 0 and not tokens[start - 1].boundary:
+        start -= 1
+    doer = [
+        t
+        for t in tokens[start:verb]
+        if t.content and t.low not in _AUXILIARIES and t.low not in _BE and not t.low.endswith("ly")
+    ]
+    # 'Seven in ten inbound chats': a count is the figure rule's to hold to the claims.
+    if not doer or not all(t.name or _counting(t) or backing.backs(t.stem) for t in doer):
+        return False
+    done_to = next((i for i in range(verb + 1, end) if tokens[i].content), None)
+    if done_to is None or not (tokens[done_to].name or backing.backs(tokens[done_to].stem)):
+        return False
+    how = False
+    for i in range(done_to + 1, end):
+        token = tokens[i]
+        if token.low in _PREPOSITIONS or token.low in _MANNER:
+            how = token.low in _MANNER
+        elif token.content and not token.name and not backing.backs(token.stem) and not how:
+            return False
+    return True
+
+
 def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cited] = ()) -> list[str]:
     """What a sentence asserts that no claim has: a verb in no cited claim whose clause (the
     words it governs, to the clause's end) is mostly in none either ('will replace every
@@ -259,13 +379,15 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             or (token.low in _PAYING and any(kind == "trade" for kind, _ in backing.polarities))
             or token.low in _CARRIER_VERBS
             or token.low in _LINKING
+            or _becoming(sentence, index)
             or backing.backs(token.stem)
             or not _verb_like(sentence, index)
             or _adjectival(sentence, index)
+            or _compound_modifier(sentence, index)
         ):
             index += 1
             continue
-        end = _clause_end(tokens, index + 1)
+        end = _governed_end(sentence, index)
         new = [
             i
             for i in range(index + 1, end)
@@ -309,6 +431,7 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
             and (governed or urged or not _carries_stated_figure(sentence, index, end, claims))
             and POLARITY.get(token.low) not in backing.polarities
             and _event_verb(sentence, index)
+            and not (not urged and _reworded(sentence, index, end, backing))
         ):
             # What happened, in a verb no claim has nor a synonym of: the sentence's assertion
             # is new however many of its topic words the claims share ('has sold its Nevada
@@ -325,4 +448,101 @@ def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cite
         # 'lets teams train', 'recommends retiring': the verb a causative or a verb of advice
         # governs may be the assertion.
         index = index + 1 if token.low in _CAUSATIVES or token.low in _GERUND_TAKERS else end
+    if not reasons and claims:
+        reasons += _new_ranking(sentence, claims)
     return reasons
+
+
+# Words that end in -est but rank nothing.
+_NOT_SUPERLATIVES = _forms(
+    "interest test request guest honest modest forest harvest protest suggest invest digest contest arrest "
+    "manifest rest west nest chest earnest priest"
+)
+# Superlatives of time pick out which one ('the lab's newest agent'), they rank no performance.
+_WHICH_ONE = _forms("newest latest oldest earliest")
+# What ranks in a claim: a superlative, a rank word ('ahead', 'beat'), a comparison ('than',
+# 'higher'), a uniqueness ('the only', 'no other').
+_RANKING = _forms(
+    "best worst top first most least leading record only other unmatched unrivalled unrivaled surpass surpasses "
+    "surpassed exceed exceeds exceeded outpace outpaces outpaced"
+)
+
+
+def _superlative(token: Token) -> bool:
+    low = token.low
+    return (
+        token.kind == "word"
+        and not token.name
+        and (low in ("best", "worst") or (low.endswith("est") and len(low) > 5 and low not in _NOT_SUPERLATIVES))
+    )
+
+
+def _ranks(claim: Clause) -> bool:
+    return _ranks_text(claim.text)
+
+
+@lru_cache(maxsize=4096)
+def _ranks_text(text: str) -> bool:
+    """Read once a claim: a story cites the same claims from many sentences."""
+    tokens = clause_of(text).tokens
+    return any(
+        not token.name
+        and (
+            token.low in _RANKING
+            or _superlative(token)
+            or POLARITY.get(token.low, ("",))[0] == "rank"
+            or (token.low.endswith("er") and POLARITY.get(token.low, ("",))[0] == "level")  # 'higher', 'faster'
+            or (token.low == "than" and not (index and tokens[index - 1].low == "rather"))
+        )
+        for index, token in enumerate(tokens)
+    )
+
+
+def _phrase_start(tokens: list[Token], index: int) -> int:
+    """Where a noun phrase begins whose determiner or possessor is token ``index``: 'the lab's'
+    in 'the lab's largest model'."""
+    first = index
+    if tokens[first].low.endswith("'s"):
+        while first > 0 and (tokens[first - 1].name or tokens[first - 1].low in _DETERMINERS):
+            first -= 1
+    return first
+
+
+def _predicative(tokens: list[Token], determiner: int) -> bool:
+    """Whether the noun phrase starting at ``determiner`` is said of something, after a verb or
+    its object ('makes it the strongest open model', 'is the fastest'), not a subject or a
+    preposition's object that picks out which one ('the lab's largest model scored', 'at the
+    earliest')."""
+    before = tokens[determiner - 1] if determiner else None
+    return before is not None and not before.boundary and before.low not in _PREPOSITIONS and before.low != "at"
+
+
+def _new_ranking(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
+    """A ranking where no claim ranks anything: 'the strongest open model of its size',
+    'outperforming every other predictor', 'GRPO the quicker of the two'. A reporter may reword
+    a claim's ranking, but one the claims do not make is a new assertion."""
+    if any(_ranks(cited.clause) for cited in claims):
+        return []
+    tokens = sentence.tokens
+    for index, token in enumerate(tokens):
+        previous = tokens[index - 1].low if index else ""
+        following = [t.low for t in tokens[index + 1 : index + 4]]
+        if token.low == "other" and previous in ("every", "any", "all"):
+            first = index - 1  # 'every other predictor'
+        elif (
+            _superlative(token)
+            and token.low not in _WHICH_ONE
+            and (previous in _DETERMINERS or previous.endswith("'s"))
+            and _predicative(tokens, _phrase_start(tokens, index - 1))
+        ):
+            first = index - 1  # 'the strongest open model'
+        elif token.low.endswith("er") and following[:2] == ["of", "the"] and following[2:] in (["two"], ["three"]):
+            first = index - 1 if previous == "the" else index  # 'the quicker of the two'
+        else:
+            continue
+        last = min(_clause_end(tokens, index + 1), index + 5) - 1
+        return [
+            f"new predicate: the paragraph says '{_span(sentence, first, last)}' (a ranking); no cited claim "
+            "ranks anything"
+        ]
+    return []
