@@ -26,7 +26,7 @@ from .. import text as lex
 from .backing import _all_stems, same_word
 from .context import _context, _names_around
 from .quoting import Cited, _claim_says, _phrase, _span
-from .tokens import Clause, Token, _opens_subject, _verb_form, clause_of
+from .tokens import Clause, Token, _opens_subject, _verb_form, clause_bounds, clause_of
 from .words import (
     _ADJUNCT_PREPOSITIONS,
     _ALL,
@@ -168,12 +168,7 @@ def _every_one_has(clause: Clause, index: int) -> bool:
     'without' after its verb cancel out, saying every answer has one. (A verb's 'not' before
     'without', 'could not finish without help', says help was needed: no such case.)"""
     tokens = clause.tokens
-    first = index
-    while first > 0 and not tokens[first - 1].boundary:
-        first -= 1
-    last = index
-    while last + 1 < len(tokens) and not tokens[last + 1].boundary:
-        last += 1
+    first, last = clause_bounds(tokens, index)
     opening = next((i for i in range(first, last + 1) if tokens[i].cue), None)
     return (
         opening is not None
@@ -598,10 +593,7 @@ def _absent_phrase(clause: Clause, index: int) -> list[int] | None:
 def _says_nothing_negative(clause: Clause, first: int, last: int) -> bool:
     """No negation, taking away or downward word in the clause around tokens first..last."""
     tokens = clause.tokens
-    while first > 0 and not tokens[first - 1].boundary:
-        first -= 1
-    while last + 1 < len(tokens) and not tokens[last + 1].boundary:
-        last += 1
+    first, last = clause_bounds(tokens, first, last)
     return not any(
         t.cue
         or t.in_negated_clause
@@ -1115,12 +1107,7 @@ _LEVEL_TOO = _forms(
 def _clause_words_at(clause: Clause, index: int) -> frozenset[str]:
     """The content words of the clause token ``index`` stands in, between boundaries."""
     tokens = clause.tokens
-    first = index
-    while first > 0 and not tokens[first - 1].boundary:
-        first -= 1
-    last = index
-    while last + 1 < len(tokens) and not tokens[last + 1].boundary:
-        last += 1
+    first, last = clause_bounds(tokens, index)
     return frozenset(t.stem for t in tokens[first : last + 1] if t.content and t.low not in POLARITY)
 
 
@@ -1399,9 +1386,7 @@ def _comparisons_of(text: str) -> tuple[Comparison, ...]:
     for index, token in enumerate(tokens):
         if token.low != "than" or index == 0 or _is_bound(clause, index - 1):
             continue  # 'more than 200': a bound, the quantity rule's
-        start = index - 1
-        while start > 0 and not tokens[start - 1].boundary:
-            start -= 1
+        start, _ = clause_bounds(tokens, index - 1)
         # The other side: the words right after 'than', to the first function word after them
         # ('than verifier quality in the early stages': verifier quality).
         end = index + 1

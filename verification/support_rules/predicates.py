@@ -20,7 +20,17 @@ from functools import lru_cache
 from .. import text as lex
 from .backing import Backing, weight
 from .quoting import Cited, _claim_says, _span
-from .tokens import Clause, Token, _clause_end, _doubled, _number_value, _numbers, _verb_like, clause_of
+from .tokens import (
+    Clause,
+    Token,
+    _clause_end,
+    _doubled,
+    _number_value,
+    _numbers,
+    _verb_like,
+    clause_bounds,
+    clause_of,
+)
 from .words import (
     _ADVERBS,
     _AUXILIARIES,
@@ -332,9 +342,7 @@ def _reworded(sentence: Clause, verb: int, end: int, backing: Backing) -> bool:
     staff'), none a new object, recipient, place or reason ('sold its solar farm to a pension
     fund')."""
     tokens = sentence.tokens
-    start = verb
-    while start > 0 and not tokens[start - 1].boundary:
-        start -= 1
+    start, _ = clause_bounds(tokens, verb)
     doer = [
         t
         for t in tokens[start:verb]

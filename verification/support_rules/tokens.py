@@ -649,6 +649,16 @@ def _doubled(low: str) -> str:
     return ""
 
 
+def clause_bounds(tokens: list[Token], first: int, last: int | None = None) -> tuple[int, int]:
+    """The first and last token of the clause (between boundaries) around tokens first..last."""
+    last = first if last is None else last
+    while first > 0 and not tokens[first - 1].boundary:
+        first -= 1
+    while last + 1 < len(tokens) and not tokens[last + 1].boundary:
+        last += 1
+    return first, last
+
+
 def _clause_end(tokens: list[Token], start: int) -> int:
     """Where the clause of token ``start`` ends. A comparison's 'as' does not end it: 'took
     twice as long to collect diamonds', 'as many as 40 people'."""
