@@ -1471,9 +1471,14 @@ def _claims_figures(claims: Sequence[Cited]) -> dict[str, _Scored]:
     found: dict[str, _Scored] = {}
     unclear: set[str] = set()
     for cited in claims:
-        for span, value, percent, at, owner in _owned_figures(cited.clause.text):
+        owned = _owned_figures(cited.clause.text)
+        # 'Acme's model scored 80% on ToolBench and 70% on WebShop': a figure of the claim whose
+        # owner is not read may be the name's too, on another measure; which one a comparison
+        # means is unclear.
+        ownerless = _figure_count(cited.clause) > len(owned)
+        for span, value, percent, at, owner in owned:
             scored = _Scored(value, percent, cited, at, owner)
-            if span in found and found[span].value != value:
+            if ownerless or (span in found and found[span].value != value):
                 unclear.add(span)
             found.setdefault(span, scored)
     return {span: scored for span, scored in found.items() if span not in unclear}
@@ -1509,6 +1514,19 @@ def _sets_apart(token: Token) -> bool:
     """A word between a name and a figure that puts them on two sides: 'beat Corvid with 61.8%'
     is the beater's figure, not Corvid's."""
     return token.low in ("than", "versus", "against", "vs") or POLARITY.get(token.low, ("",))[0] == "rank"
+
+
+def _figure_count(clause: Clause) -> int:
+    """The claim's figures that may be someone's: numbers that are no part of a name or a term
+    ('pass@1') and no year."""
+    return sum(
+        1
+        for token in clause.tokens
+        if token.kind == "number"
+        and not token.name
+        and (token.start == 0 or clause.text[token.start - 1] in " (")
+        and not (len(token.text) == 4 and token.text[:2] in ("19", "20"))
+    )
 
 
 def _number_text(token: Token) -> str:
