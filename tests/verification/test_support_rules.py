@@ -609,11 +609,11 @@ def test_the_held_out_set_is_big_balanced_and_over_the_issue_kinds():
 # scores) against getting worse unnoticed; blind-d and blind-g validate, like the held-out set:
 # only their shape is tested.
 BLIND_TUNING_FLOORS = {
-    "blind-a": (0.92, 0.04),
-    "blind-b": (0.89, 0.04),
-    "blind-c": (0.85, 0.05),
-    "blind-e": (0.76, 0.06),
-    "blind-f": (0.62, 0.30),
+    "blind-a": (0.93, 0.03),
+    "blind-b": (0.91, 0.03),
+    "blind-c": (0.89, 0.04),
+    "blind-e": (0.80, 0.04),
+    "blind-f": (0.87, 0.09),
 }
 
 
