@@ -259,7 +259,7 @@ def _derived(claim: str) -> Derived:
             if second in counts and (share or (first in counts and _is_rate(claim, first))):
                 # '11% of 1,800 tasks': about 200 of them; '$0.80 a claim' for 48,000 claims: $38,400
                 amounts.add(first.value * second.value / (100 if _is_percent(first) else 1))
-            if second in counts and _is_percent(first) and _is_change(claim, first):
+            if second in counts and _is_percent(first) and rules.is_change(claim, first):
                 # 'rose 20% to $1.2 billion': $1 billion before; 'up 100% from 24,000': 48,000 after
                 for change in (first.value, -first.value):
                     if change > -100:
@@ -303,25 +303,6 @@ def _derived(claim: str) -> Derived:
 # had', 'of the 1,800 tasks, 11%'; not a change ('rose from 34% to 67% over 18 months').
 _SHARE_AFTER = re.compile(r"\s+(?:of|had|have|has|were|was|are|is|said|did|do)\b", re.IGNORECASE)
 _WHOLE_BEFORE = re.compile(r"\b(?:of|among)\s+(?:the\s+|its\s+|their\s+|all\s+)?$", re.IGNORECASE)
-# A percentage that is a change: 'rose 20%', 'up 34% from', 'a 12% increase'.
-_CHANGE_BEFORE = re.compile(
-    r"\b(?:up|down|rose|fell|grew|increased|decreased|jumped|climbed|dropped|declined|gained|lost|surged|slipped|"
-    r"by)\s+$",
-    re.IGNORECASE,
-)
-_CHANGE_AFTER = re.compile(
-    r"\s+(?:increase|rise|jump|gain|growth|decrease|drop|fall|decline|more|less|higher|lower|fewer|up|down)\b",
-    re.IGNORECASE,
-)
-
-
-def _is_change(text: str, figure: lex.Figure) -> bool:
-    return bool(
-        _CHANGE_BEFORE.search(text[max(0, figure.start - 12) : figure.start])
-        or _CHANGE_AFTER.match(text, figure.start + len(figure.text))
-    )
-
-
 # 'costs $0.80 a claim', '$12 per seat', '40,000 a month': a figure for each one of something.
 _PER_AFTER = re.compile(r"\s*(?:per|a|an|each|/)\s*[A-Za-z]", re.IGNORECASE)
 

@@ -22,7 +22,7 @@ from .dating import YEAR_EARLIER, backed_date_words, counted_date_spans, date_ru
 from .modality import modality_rule
 from .polarity import negation_and_direction
 from .predicates import new_predicate_rule
-from .quantities import SHARE_SLACK_HEDGED, backed_factor_words, quantity_rule, value_direction_rule
+from .quantities import SHARE_SLACK_HEDGED, backed_factor_words, is_change, quantity_rule, value_direction_rule
 from .quoting import Cited
 from .roles import (
     abbreviates,
@@ -51,6 +51,7 @@ __all__ = [
     "clause_of",
     "counted_date_spans",
     "dates",
+    "is_change",
     "lex",
     "span_unit",
     "spans_between",

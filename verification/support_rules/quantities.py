@@ -525,12 +525,25 @@ _MULTIPLIER_WORD = re.compile(
     re.IGNORECASE,
 )
 _TIMES_FIGURE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:times\b|x\b|\u00d7|-?fold\b)", re.IGNORECASE)
-_CHANGE_BEFORE = re.compile(r"\b(?:by|up|down|rose|fell|grew|increased|decreased|cut|reduced|jumped)\s+$", re.I)
-_CHANGE_AFTER = re.compile(
-    r"\s+(?:increase|rise|jump|gain|growth|decrease|drop|fall|decline|reduction|cut|more|less|higher|lower|"
-    r"faster|slower|cheaper|improvement|boost)\b",
+# A percentage that is a change: 'rose 20%', 'up 34% from', 'a 12% increase', '40% cheaper'.
+_CHANGE_BEFORE = re.compile(
+    r"\b(?:by|up|down|rose|fell|grew|increased|decreased|cut|reduced|jumped|climbed|dropped|declined|gained|lost|"
+    r"surged|slipped)\s+$",
     re.IGNORECASE,
 )
+_CHANGE_AFTER = re.compile(
+    r"\s+(?:increase|rise|jump|gain|growth|decrease|drop|fall|decline|reduction|cut|more|less|higher|lower|"
+    r"fewer|up|down|faster|slower|cheaper|improvement|boost)\b",
+    re.IGNORECASE,
+)
+
+
+def is_change(text: str, figure: lex.Figure) -> bool:
+    """Whether a percentage in ``text`` is a change of something rather than a level or share."""
+    return bool(
+        _CHANGE_BEFORE.search(text[max(0, figure.start - 12) : figure.start])
+        or _CHANGE_AFTER.match(text, figure.start + len(figure.text))
+    )
 
 
 def _stated_factors(text: str) -> list[tuple[str, Decimal]]:
@@ -552,8 +565,7 @@ def _stated_factors(text: str) -> list[tuple[str, Decimal]]:
     for figure in _figures(text):
         if _unit(figure) != "percent":
             continue
-        before = text[max(0, figure.start - 12) : figure.start]
-        if _CHANGE_BEFORE.search(before) or _CHANGE_AFTER.match(text, figure.start + len(figure.text)):
+        if is_change(text, figure):
             found += [(figure.text, 1 + figure.value / 100), (figure.text, 1 - figure.value / 100)]
     return found
 
