@@ -78,7 +78,9 @@ def write_paragraph(page: Any, manifest: Any, section: int, number: int, text: s
     add(page, f"{prefix}-cites-group", "cite")
     # The manifest is found by its title, and offered with its publisher and date.
     choose(page, f"id_{prefix}-cites-0-manifest_id", manifest.title, manifest.source_name)
-    # Its claims are then offered with their text.
+    # Its claims are then offered with their text, once they have loaded (the box is shut till then).
+    page.locator(f"#id_{prefix}-cites-0-claim_ids option[value='{claim}']").wait_for(state="attached")
+    page.locator(f"#id_{prefix}-cites-0-claim_ids + .select2:not(.select2-container--disabled)").wait_for()
     choose(page, f"id_{prefix}-cites-0-claim_ids", claim, CLAIMS[claim][:30])
 
 
@@ -190,3 +192,30 @@ def test_the_whole_desk_from_a_draft_to_a_corrected_story(desk_world, browser):
         assert response.status == 200
         assert CORRECTION in response.text()
     assert browser.console_errors == []
+
+
+def test_the_claims_box_is_shut_until_its_claims_arrive(desk_world, browser):
+    """Opened before the claims came, select2 offered only what was typed and never refreshed."""
+    manifest = desk_world["manifest"]
+    page = sign_in(browser, "edna")
+    held: list[Any] = []
+    page.route("**/admin/stories/story/manifests/claims/**", lambda route: held.append(route))
+    page.goto(browser.url("/admin/stories/story/add/"))
+    add(page, "sections-group", "section")
+    add(page, "sections-0-paragraphs-group", "paragraph")
+    add(page, "sections-0-paragraphs-0-cites-group", "cite")
+    prefix = "sections-0-paragraphs-0-cites-0"
+    choose(page, f"id_{prefix}-manifest_id", manifest.title, manifest.source_name)
+    while not held:  # Playwright calls the route handler while it waits
+        page.wait_for_timeout(50)
+
+    claims_box = page.locator(f"#id_{prefix}-claim_ids")
+    assert claims_box.is_disabled()
+    assert "select2-container--disabled" in page.locator(f"#id_{prefix}-claim_ids + .select2").get_attribute("class")
+
+    held[0].continue_()
+    page.locator(f"#id_{prefix}-claim_ids + .select2:not(.select2-container--disabled)").wait_for()
+    assert claims_box.is_enabled()
+    choose(page, f"id_{prefix}-claim_ids", "c-2", CLAIMS["c-2"][:30])
+    chosen = claims_box.evaluate("select => [...select.selectedOptions].map((option) => option.value)")
+    assert chosen == ["c-2"]

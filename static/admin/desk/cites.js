@@ -20,9 +20,17 @@
             return;
         }
         const url = claims.dataset.claimsUrl + '?manifest_id=' + encodeURIComponent(select.value);
-        const reply = await (await fetch(url, {credentials: 'same-origin'})).json();
-        claims.replaceChildren(...reply.results.map((claim) => new Option(claim.text, claim.id, false, false)));
+        // The box is shut while the claims load: opened before they arrive, select2 would offer
+        // only what was typed, and would not refresh its open list when they came.
+        claims.disabled = true;
         $(claims).trigger('change');
+        try {
+            const reply = await (await fetch(url, {credentials: 'same-origin'})).json();
+            claims.replaceChildren(...reply.results.map((claim) => new Option(claim.text, claim.id, false, false)));
+        } finally {
+            claims.disabled = false;
+            $(claims).trigger('change');
+        }
     }
 
     function setUp(root) {
