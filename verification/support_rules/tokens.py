@@ -35,6 +35,7 @@ from .words import (
     _OBJECT_NEGATORS,
     _ORDINAL_WORDS,
     _PLAN_WORDS,
+    _PREPOSITIONS,
     _PREVENTIONS,
     _PRONOUNS,
     _REMOVALS,
@@ -647,6 +648,46 @@ def _doubled(low: str) -> str:
         if low.endswith(suffix) and len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiouls":
             return stem[:-1]
     return ""
+
+
+_INTRODUCING_A_NOUN = (_PREPOSITIONS - _forms("to by")) | _forms("as")
+
+
+def _adjectival(clause: Clause, index: int) -> bool:
+    """A participle used as an adjective, between a preposition or a determiner (an adverb
+    may stand between) and its noun: 'from newly acquired skills', 'of the recently opened
+    plant', 'against structured criteria'. What the sentence asserts is elsewhere."""
+    tokens = clause.tokens
+    if tokens[index].low.endswith("ing"):
+        return False  # 'by detecting deception': a gerund, what the sentence says is done
+    before = index - 1
+    while before >= 0 and tokens[before].low.endswith("ly") and tokens[before].content:
+        before -= 1
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    # Right after a preposition, with no adverb, too ('against structured criteria', 'such as
+    # leaked answers'); not after 'to' (an infinitive) or 'by' ('by paid contractors' may be what
+    # the sentence adds).
+    right_after = before == index - 1 and before >= 0 and tokens[before].low in _INTRODUCING_A_NOUN
+    return (
+        (before < index - 1 or right_after)
+        and before >= 0
+        and (tokens[before].low in _PREPOSITIONS or tokens[before].low in _DETERMINERS or right_after)
+        and following is not None
+        and following.content
+        and not following.name
+    )
+
+
+def _compound_modifier(clause: Clause, index: int) -> bool:
+    """A participle hyphened to the word before it ('the CoSIR-trained model', 'rubric-guided
+    scaffolding', 'human-written tests'): one modifier of the noun after it, not a verb."""
+    token = clause.tokens[index]
+    return (
+        index > 0
+        and token.start > 0
+        and clause.text[token.start - 1] == "-"
+        and clause.tokens[index - 1].kind != "punct"
+    )
 
 
 def clause_bounds(tokens: list[Token], first: int, last: int | None = None) -> tuple[int, int]:

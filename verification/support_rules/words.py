@@ -131,6 +131,66 @@ _POLARITY_LISTS = {
 POLARITY: dict[str, tuple[str, int]] = {
     word: concept for concept, words in _POLARITY_LISTS.items() for word in words.split()
 }
+# Actions and their opposites that POLARITY's concepts do not hold: with the same doer and the
+# same thing done to, one side says what the other denies ('the verifier missed 92% of the
+# flawed proofs' against 'caught 92%'). Each line is one action: its words | the opposite's.
+# Drawn up with WordNet's verb antonyms as a checklist; kept to the unambiguous, news-worthy ones.
+# Not converses, which say the same from the other side ('A lent to B', 'B borrowed from A'),
+# nor words more often nouns ('start', 'end').
+_OPPOSITE_ACTIONS = """
+    catch detect spot flag find intercept | miss overlook leak
+    hire recruit employ | fire dismiss sack
+    open reopen | close shut
+    include | exclude omit
+    add create | remove eliminate shed
+    admit acknowledge | deny
+    accept | decline
+    permit | forbid forbade forbidden prohibit
+    acquit | convict
+    comply | violate breach
+    enter join | exit quit
+    upgrade | downgrade
+    promote | demote
+    enable | disable
+    remember | forget forgot forgotten
+    reveal disclose | conceal hide
+    credit | blame
+    reward | punish penalize penalise
+    attract | deter repel repelled
+    overestimate | underestimate
+    overstate | understate
+    overvalue | undervalue
+    overpay | underpay
+"""
+
+
+def _verb_forms_of(word: str) -> set[str]:
+    """A verb's plain, -s, -ed and -ing forms, as the stems text.stem gives them: 'hire' and
+    'hired' stem apart ('hire', 'hir'), so each form's stem is kept."""
+    if word.endswith("e"):
+        forms = {word, word + "s", word + "d", word[:-1] + "ing"}
+    elif word.endswith(("ch", "sh", "ss", "x")):
+        forms = {word, word + "es", word + "ed", word + "ing"}
+    else:
+        forms = {word, word + "s", word + "ed", word + "ing"}
+        if len(word) <= 4 and word[-1] in "bdgmnprt" and word[-2] in "aeiou" and word[-3] not in "aeiou":
+            forms |= {word + word[-1] + "ed", word + word[-1] + "ing"}  # 'flagged', 'spotting'
+    return {lex.stem(form) for form in forms}
+
+
+def _opposites(table: str) -> dict[str, tuple[int, int]]:
+    """Each form's stem: (which action, which side of it)."""
+    found: dict[str, tuple[int, int]] = {}
+    for action, line in enumerate(table.strip().splitlines()):
+        for side, words in enumerate(line.split("|")):
+            for word in words.split():
+                for stem in _verb_forms_of(word):
+                    found[stem] = (action, side)
+    return found
+
+
+OPPOSITE_ACTIONS = _opposites(_OPPOSITE_ACTIONS)
+
 # Winning and losing are not a movement of a level, whatever the lists say for direction.
 _NOT_A_MOVEMENT = _forms("win wins won winning lose loses lost losing loss losses profit profits surplus deficit")
 # By stem, for backing: a word of a movement backs another of the same movement ('lower' for

@@ -1,0 +1,81 @@
+"""A reporter's own verb is read as the claim's unless it is the opposite action: with the same
+doer and the same thing done to, 'missed' denies 'caught' and 'fired' denies 'hired'. Each case
+has claims, a rewording that must pass, and the opposite action, which must fail as a negation
+(invented sentences, not the labelled sets')."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.verification.twins import assert_twin_passes_and_change_is_caught
+from verification.support import assess
+
+# (claims, a supported rewording, the same passage with the opposite action)
+TWINS = [
+    (
+        ["The verifier caught 92% of the flawed proofs in the audit."],
+        "In the audit, the verifier detected 92% of the flawed proofs.",
+        "In the audit, the verifier missed 92% of the flawed proofs.",
+    ),
+    (
+        ["The verifier caught 92% of the flawed proofs in the audit."],
+        "The verifier flagged 92% of the flawed proofs in the audit.",
+        "The verifier leaked 92% of the flawed proofs in the audit.",
+    ),
+    (
+        ["Harbour Freight hired 40 engineers in the last quarter."],
+        "Harbour Freight recruited 40 engineers in the last quarter.",
+        "Harbour Freight fired 40 engineers in the last quarter.",
+    ),
+    (
+        ["Regulators opened an inquiry into the ferry contract in May."],
+        "In May, regulators opened an inquiry into the ferry contract.",
+        "In May, regulators closed their inquiry into the ferry contract.",
+    ),
+    (
+        ["The ministry admitted errors in the flood maps."],
+        "The ministry acknowledged errors in the flood maps.",
+        "The ministry denied errors in the flood maps.",
+    ),
+    (
+        ["The court acquitted the harbour master of negligence."],
+        "The harbour master was acquitted of negligence by the court.",
+        "The court convicted the harbour master of negligence.",
+    ),
+    (
+        ["The council's audit found that the operator complied with the noise limits."],
+        "The operator complied with the noise limits, the council's audit found.",
+        "The operator breached the noise limits, the council's audit found.",
+    ),
+    (
+        ["The new model overestimated demand for ferry crossings by a tenth."],
+        "Demand for ferry crossings was overestimated by a tenth by the new model.",
+        "The new model underestimated demand for ferry crossings by a tenth.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("claims", "supported", "changed"), TWINS)
+def test_the_opposite_action_is_caught_and_the_rewording_passes(claims, supported, changed):
+    assert_twin_passes_and_change_is_caught(claims, supported, changed, "negation:")
+
+
+# Not opposites: the same deal told from the other side, a participle that names a kind of
+# thing, and the two actions both in the claims.
+NOT_OPPOSED = [
+    ("Halden borrowed $2 billion from Vanta Bank.", ["Vanta Bank lent $2 billion to Halden."]),
+    (
+        "The open model overtook closed models in the ranking.",
+        ["The open model ranked above the closed models in the ranking."],
+    ),
+    (
+        "The startup hired 40 engineers and fired 12 managers.",
+        ["The startup hired 40 engineers.", "The startup fired 12 managers."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "claims"), NOT_OPPOSED)
+def test_converses_modifiers_and_both_actions_are_not_read_as_opposites(text, claims):
+    verdict = assess(text, claims)
+    assert not any(reason.startswith("negation:") for reason in verdict.reasons), verdict.reasons
