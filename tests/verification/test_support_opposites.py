@@ -47,6 +47,12 @@ TWINS = [
         "The operator complied with the noise limits, the council's audit found.",
         "The operator breached the noise limits, the council's audit found.",
     ),
+    # 'added' is no content word (it is also a verb of saying), but with an object it is an action.
+    (
+        ["The city added 200 bus stops in 2024."],
+        "In 2024 the city created 200 bus stops.",
+        "In 2024 the city removed 200 bus stops.",
+    ),
     (
         ["The new model overestimated demand for ferry crossings by a tenth."],
         "Demand for ferry crossings was overestimated by a tenth by the new model.",
@@ -61,12 +67,17 @@ def test_the_opposite_action_is_caught_and_the_rewording_passes(claims, supporte
 
 
 # Not opposites: the same deal told from the other side, a participle that names a kind of
-# thing, and the two actions both in the claims.
+# thing, a verb of saying, and the two actions both in the claims.
 NOT_OPPOSED = [
     ("Halden borrowed $2 billion from Vanta Bank.", ["Vanta Bank lent $2 billion to Halden."]),
     (
         "The open model overtook closed models in the ranking.",
         ["The open model ranked above the closed models in the ranking."],
+    ),
+    # 'added' as a verb of saying.
+    (
+        "The mayor said the city removed 200 bus stops in 2024.",
+        ["The city removed 200 bus stops in 2024, the mayor added."],
     ),
     (
         "The startup hired 40 engineers and fired 12 managers.",

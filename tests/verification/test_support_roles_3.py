@@ -11,6 +11,13 @@ from verification.support import assess
 
 # (kind of reason, claims, a supported paraphrase, the same passage changed)
 TWINS = [
+    # A figure with a thousands comma is a count, not a year: '2,000' is someone's figure.
+    (
+        "entity swap",
+        ["In May, Harbour Freight moved 2,000 containers through the terminal and Baltic Lines moved 1,500."],
+        "In May, Harbour Freight moved 2,000 containers through the terminal.",
+        "In May, Baltic Lines moved 2,000 containers through the terminal.",
+    ),
     # A figure after an article sizes the noun it stands before: the round's size, not a
     # figure the investor raised.
     (

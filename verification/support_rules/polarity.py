@@ -753,14 +753,19 @@ def _some_against_all(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, C
 
 
 def _acts(clause: Clause, index: int) -> bool:
-    """A word used as a verb, not as a modifier of the noun after it: not 'closed models' after
-    another verb, 'open-weight', 'the recently opened plant'."""
+    """A word used as a verb that does something to what follows it: not a modifier of the noun
+    after it ('closed models' after another verb, 'open-weight', 'the recently opened plant'),
+    nor a verb of saying ('added that', 'the mayor added.'), which is why 'added' is not a
+    content word."""
     tokens = clause.tokens
     token = tokens[index]
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    says = following is None or following.kind == "punct" or following.low == "that"
     hyphened_on = token.end < len(clause.text) and clause.text[token.end] == "-"
     after_a_verb = index > 0 and tokens[index - 1].content and _verb_like(clause, index - 1)
     return (
-        _verb_like(clause, index)
+        not says
+        and _verb_like(clause, index)
         and not hyphened_on
         and not after_a_verb
         and not _adjectival(clause, index)
@@ -777,7 +782,7 @@ def _opposite_actions(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, C
     negation rules' to read."""
     for index, token in enumerate(sentence.tokens):
         action = OPPOSITE_ACTIONS.get(token.stem)
-        if action is None or not token.content or token.name or token.in_negated_clause or not _acts(sentence, index):
+        if action is None or token.name or token.in_negated_clause or not _acts(sentence, index):
             continue
         if any(token.stem in cited.clause.stems for cited in claims):
             continue  # 'closed in March ... reopened in November': another claim has this action
@@ -787,7 +792,6 @@ def _opposite_actions(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, C
             for position, other in enumerate(claim.tokens):
                 if (
                     OPPOSITE_ACTIONS.get(other.stem) == (action[0], 1 - action[1])
-                    and other.content
                     and not other.name
                     and other.stem not in sentence.stems
                     and not other.in_negated_clause

@@ -155,7 +155,6 @@ _NOT_A_PERIOD_END = re.compile(
 
 
 @lru_cache(maxsize=8192)
-@lru_cache(maxsize=8192)
 def _currency(text: str, figure: lex.Figure) -> str | None:
     if figure.text[:1] in _CURRENCIES:
         return _CURRENCIES[figure.text[0]]

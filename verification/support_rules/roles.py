@@ -139,7 +139,7 @@ def entity_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         return [swapped_doer]
     # Whose figure: the nearest name before a figure, in the passage and in the claim giving it.
     for index, token in enumerate(sentence.tokens):
-        if token.kind != "number" or token.name or _YEAR.fullmatch(_number_value(token)):
+        if token.kind != "number" or token.name or _a_year(token):
             continue  # a number inside a name ('Loom-13B') is no one's figure, nor is a year
         if _sizes_noun(sentence, index):
             continue  # 'headed a $1.2 billion round': the round's size, not the doer's figure
@@ -1257,6 +1257,11 @@ FIGURE_OWNER_REACH = 5
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
 
+def _a_year(token: Token) -> bool:
+    """A year is written bare: '2,000', '$2025' and '2000%' are figures."""
+    return _YEAR.fullmatch(token.low) is not None
+
+
 def _owner(clause: Clause, index: int) -> frozenset[str]:
     """The words a figure is said of: up to FIGURE_OWNER_REACH words before it in its clause
     ('the direct-tool-calling baselines reached 30.7%'), light and movement words left out.
@@ -1329,7 +1334,7 @@ def figure_owner_rule(sentence: Clause, claims: Sequence[Cited]) -> list[str]:
         if token.kind != "number" or token.name:
             continue  # a number inside a name ('GPT-4.1') is no one's figure
         value = _number_value(token)
-        if _YEAR.fullmatch(value) or _sized(sentence, index):
+        if _a_year(token) or _sized(sentence, index):
             continue  # a year dates a sentence; it is no one's figure
         givers = [(cited, position) for cited in claims for position in _numbers(cited.clause).get(value, ())]
         if not givers:
@@ -1401,7 +1406,7 @@ def _read_told_apart(claim: Clause, position: int) -> tuple[frozenset[str], list
         and (t.kind == "number" or t.low in NUMBER_WORDS or t.low == "zero")
         and not (t.start and claim.text[t.start - 1] in "-.")  # not 'Lumen-7'
         and not t.name  # not 'Claude Opus 4'
-        and not _YEAR.fullmatch(_number_value(t))
+        and not _a_year(t)
         and not _sized(claim, i)  # not 'a 17B model'
     ]
     theirs = _owner(claim, position)
