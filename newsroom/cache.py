@@ -143,6 +143,8 @@ class _Probe:
             time.sleep(settings.CACHE_BREAKER_SECONDS)
             if self.breaker not in _breakers.values():
                 return  # replaced (a test's settings changed): nobody reads this one any more
+            if self.breaker.current_state == pybreaker.STATE_CLOSED:
+                return  # an invalidation reached the server meanwhile (past_the_breaker) and closed it
             try:
                 self.ping()
             except (RedisError, OSError) as error:

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -85,12 +86,22 @@ def own_cache_keys(settings):
 
 
 @pytest.fixture(autouse=True)
-def closed_cache_breakers() -> None:
+def closed_cache_breakers() -> Iterator[None]:
     """Each test starts with the cache breakers closed: one that an earlier test's timeout opened
     (on a busy machine, CACHE_TIMEOUT_SECONDS is short) would otherwise skip the cache for this one
-    until its next PING."""
+    until its next PING. The breakers a test made for its own servers (a closed port, a hung
+    Redis) are forgotten after it, so their probes stop instead of PINGing a port long gone and
+    logging into a closed stream at the end of the run."""
     from newsroom import cache as redis_cache
 
     for breaker in list(redis_cache._breakers.values()):
         if breaker.current_state != "closed":
             breaker.close()
+    location = settings.CACHES["default"].get("LOCATION", "")
+    # The run's own cache keeps its breaker: Django's cache clients hold on to theirs.
+    kept = set(redis_cache._breakers) | {location if isinstance(location, str) else ",".join(location)}
+    yield
+    with redis_cache._breakers_lock:
+        for made in set(redis_cache._breakers) - kept:
+            redis_cache._breakers.pop(made, None)
+            redis_cache._probes.pop(made, None)

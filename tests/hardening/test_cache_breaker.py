@@ -207,3 +207,20 @@ def test_the_api_answers_from_the_database_while_its_throttle_cannot_count(clien
         assert response.status_code == 200, response.content
         assert response.json()["results"] == []
     assert breaker().current_state == pybreaker.STATE_OPEN
+
+
+def test_the_probe_leaves_a_breaker_closed_meanwhile_closed(settings):
+    """An invalidation that reached the server (past_the_breaker) closes the breaker; the probe,
+    waking after its cool-down, must not PING a server it no longer needs to and open it again."""
+    settings.CACHE_BREAKER_SECONDS = 0.2
+    with socket.socket() as refusing:  # bound, never listening: a PING would fail at once
+        refusing.bind(("127.0.0.1", 0))
+        location = f"redis://127.0.0.1:{refusing.getsockname()[1]}/0"
+        client = redis_cache.RedisCacheClient([location])
+        client.breaker.open()
+        with pytest.raises(redis_cache.CacheSkipped):
+            client.get("hardening:probe", None)  # skipped, and the probe starts
+        client.breaker.close()
+
+        assert _wait_for(lambda: not client.probe._thread.is_alive())
+        assert client.breaker.current_state == pybreaker.STATE_CLOSED
