@@ -83,6 +83,9 @@ class WebhookDelivery(models.Model):
         PENDING = "pending", "Pending (being tried)"
         DELIVERED = "delivered", "Delivered"
         FAILED = "failed", "Failed (given up)"
+        # A publication or correction not yet sent when the story was retracted: its headline
+        # and link are no longer public, and the retraction's own delivery says what happened.
+        WITHHELD = "withheld", "Withheld (the story was retracted first)"
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     event = models.CharField(max_length=40, choices=Event.choices)

@@ -134,6 +134,10 @@ def post(url: str, *, body: bytes, headers: dict[str, str]) -> Answer:
 IN_FLIGHT = "in_flight"
 
 
+def _retracted(desk_id: int) -> bool:
+    return PublishedVersion.objects.filter(desk_id=desk_id, withdrawn_at__isnull=False).exists()
+
+
 def _claim_attempt(delivery_id: int, now: datetime) -> bool:
     """Take the next attempt at a pending delivery for this worker: one UPDATE with the state in
     its WHERE clause, so of two tasks for one delivery (queued twice) one sends and the other
@@ -149,8 +153,9 @@ def _claim_attempt(delivery_id: int, now: datetime) -> bool:
 
 def webhook_deliver(*, delivery_id: int, final: bool) -> str:
     """One attempt at a delivery: ``delivered``, ``failed`` (given up, or the URL is refused),
-    ``retry`` (try again later), ``in_flight`` (another worker is making an attempt right now)
-    or the status it already had. A delivery queued twice is never sent twice: a delivered one
+    ``retry`` (try again later), ``withheld`` (a publication or correction of a story retracted
+    since: only the retraction goes out), ``in_flight`` (another worker is making an attempt
+    right now) or the status it already had. A delivery queued twice is never sent twice: a delivered one
     is not sent again, and two attempts never run at once."""
     now = timezone.now()
     if not _claim_attempt(delivery_id, now):
@@ -161,6 +166,13 @@ def webhook_deliver(*, delivery_id: int, final: bool) -> str:
     delivery = WebhookDelivery.objects.select_related("webhook").get(pk=delivery_id)
     # What this attempt records, only while it still holds the claim.
     mine = WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING, sending_since=now)
+    if delivery.event != Event.RETRACTED and _retracted(delivery.story_desk_id):
+        mine.update(
+            status=WebhookDelivery.Status.WITHHELD,
+            last_error="not sent: the story was retracted before this delivery was made",
+            sending_since=None,
+        )
+        return WebhookDelivery.Status.WITHHELD
     body = delivery.payload.encode()
     headers = {
         "Content-Type": "application/json",

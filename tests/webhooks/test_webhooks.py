@@ -20,7 +20,7 @@ from stories.models import Story
 from stories.services import story_add_correction, story_retract
 from tests.api.conftest import new_document, post_json
 from webhooks.models import Webhook, WebhookDelivery
-from webhooks.services import webhook_deliver
+from webhooks.services import deliveries_create, webhook_deliver
 
 
 class Receiver:
@@ -202,3 +202,28 @@ def test_the_guard_holds_again_at_delivery(people, settings, receiver):
     assert outcome == delivery.status == "failed"
     assert delivery.last_error.startswith("refused: the URL must be an https:// URL")
     assert receiver.requests == []
+
+
+def test_a_publication_still_unsent_when_the_story_is_retracted_is_withheld(
+    client, people, receiver, django_capture_on_commit_callbacks
+):
+    """A delivery the broker could not take (the sweep sends it later) may outlive its story:
+    once retracted, the story's headline and link are no longer public, so only the retraction
+    goes out."""
+    chief = get_user_model().objects.get(username="chief")
+    with django_capture_on_commit_callbacks(execute=True):
+        post_json(client, "/api/v1/stories/", new_document(desk_id="9202", slug="withheld"), **people.editor)
+    story = Story.objects.get(desk_id=9202)
+    hook = Webhook.objects.create(newsroom=people.ai, url=receiver.url)
+    (stranded,) = deliveries_create(story=story, action="published")  # recorded, never queued
+    with django_capture_on_commit_callbacks(execute=True):
+        story_retract(story=story, user=chief, reason="The source withdrew it.")
+
+    assert webhook_deliver(delivery_id=stranded.pk, final=False) == WebhookDelivery.Status.WITHHELD
+
+    stranded.refresh_from_db()
+    assert (stranded.status, stranded.attempts, stranded.last_status_code) == ("withheld", 1, None)
+    assert "retracted" in stranded.last_error
+    assert [json.loads(request["body"])["event"] for request in receiver.taken()] == ["story.retracted"]
+    assert all(request["headers"]["X-Newsroom-Event"] == "story.retracted" for request in receiver.requests)
+    assert hook.deliveries.get(event="story.retracted").status == "delivered"
