@@ -784,7 +784,7 @@ def _opposite_actions(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, C
         action = OPPOSITE_ACTIONS.get(token.stem)
         if action is None or token.name or token.in_negated_clause or not _acts(sentence, index):
             continue
-        if any(token.stem in cited.clause.stems for cited in claims):
+        if any(token.stem in _all_stems(cited.clause) for cited in claims):
             continue  # 'closed in March ... reopened in November': another claim has this action
         context = _context(sentence, index)
         for cited in claims:
@@ -793,7 +793,7 @@ def _opposite_actions(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, C
                 if (
                     OPPOSITE_ACTIONS.get(other.stem) == (action[0], 1 - action[1])
                     and not other.name
-                    and other.stem not in sentence.stems
+                    and other.stem not in _all_stems(sentence)
                     and not other.in_negated_clause
                     and _acts(claim, position)
                     and context & _context(claim, position)
