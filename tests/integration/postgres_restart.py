@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.loadgen import Load, by_path, summary, table, timeline
-from tests.integration.services import MIX, OwnPostgres, OwnRedis, log, prepare_site, serve, site_environment
+from tests.integration.services import MIX, OwnPostgres, OwnRedis, log, prepare_site, serve, site_environment, verdict
 
 CONNECTIONS = int(os.getenv("DRILL_CONNECTIONS", "8"))
 CLIENT_TIMEOUT = float(os.getenv("DRILL_CLIENT_TIMEOUT", "2"))
@@ -138,10 +138,7 @@ def main() -> int:
             failures.append(f"failures until {recovery:.2f} s after PostgreSQL was back (target {RECOVERY_TARGET:g} s)")
         if workers_after != workers_before:
             failures.append(f"gunicorn workers changed: {sorted(workers_before)} -> {sorted(workers_after)}")
-        for failure in failures:
-            log(f"FAIL: {failure}")
-        log(f"{'FAILED' if failures else 'OK'} in {time.monotonic() - started:.0f} s")
-        return 1 if failures else 0
+        return verdict(failures, started)
     finally:
         if server is not None:
             server.stop()

@@ -42,6 +42,7 @@ from tests.integration.services import (
     prepare_site,
     serve,
     site_environment,
+    verdict,
 )
 
 CONNECTIONS = int(os.getenv("DRILL_CONNECTIONS", "8"))
@@ -149,10 +150,7 @@ def main() -> int:
             failures.append(f"{server_errors} requests answered 5xx or not at all: {whole.statuses_text()}")
         if hits_at_end <= hits_at_resume:
             failures.append("the cache was not used again after the resume")
-        for failure in failures:
-            log(f"FAIL: {failure}")
-        log(f"{'FAILED' if failures else 'OK'} in {time.monotonic() - started:.0f} s")
-        return 1 if failures else 0
+        return verdict(failures, started)
     finally:
         for server in servers:
             server.stop()

@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.loadgen import Load, by_path, summary, table, timeline
-from tests.integration.services import MIX, OwnPostgres, OwnRedis, log, prepare_site, serve, site_environment
+from tests.integration.services import MIX, OwnPostgres, OwnRedis, log, prepare_site, serve, site_environment, verdict
 
 CONNECTIONS = int(os.getenv("DRILL_CONNECTIONS", "8"))
 CLIENT_TIMEOUT = float(os.getenv("DRILL_CLIENT_TIMEOUT", "2"))
@@ -108,10 +108,7 @@ def main() -> int:
                 failures.append(f"{path} while Redis was down: {path_summary.statuses_text() or 'no requests'}")
         if first_hit is None or keys == 0:
             failures.append(f"the cache was not used again after the restart ({hits} hits, {keys} keys)")
-        for failure in failures:
-            log(f"FAIL: {failure}")
-        log(f"{'FAILED' if failures else 'OK'} in {time.monotonic() - started:.0f} s")
-        return 1 if failures else 0
+        return verdict(failures, started)
     finally:
         if server is not None:
             server.stop()

@@ -33,6 +33,14 @@ def log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
+def verdict(failures: list[str], started: float) -> int:
+    """A drill's end: each failure, then OK or FAILED with its time; the exit status."""
+    for failure in failures:
+        log(f"FAIL: {failure}")
+    log(f"{'FAILED' if failures else 'OK'} in {time.monotonic() - started:.0f} s")
+    return 1 if failures else 0
+
+
 def wait_until(what: str, condition, timeout: float, interval: float = 0.05) -> float:
     """Seconds it took for ``condition()`` to hold; AssertionError after ``timeout``."""
     start = time.monotonic()
