@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -93,6 +94,14 @@ class RunSerializer(serializers.Serializer):
     queued_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    retry_at = serializers.DateTimeField(
+        allow_null=True,
+        read_only=True,
+        help_text=(
+            "When the checks run again by themselves: set while the story waits on this run, which "
+            "could not decide (status unknown); null otherwise."
+        ),
+    )
     overridden = serializers.BooleanField(help_text="A chief published the story through it with a reason.")
     checks = RunCheckSerializer(many=True)
     problems = RunProblemSerializer(many=True, help_text="What failed or could not be decided; empty when passed.")
@@ -331,6 +340,9 @@ class RunDetail(TokenView):
     def get(self, request: Request, id: int) -> Response:
         run = (
             VerificationRun.objects.select_related("story")
+            # In the same query: whether the beat sweep will still ask again at its retry_at (not
+            # once the story was edited or submitted again), so the time shown is one that holds.
+            .annotate(awaits_retry=Exists(VerificationRun.objects.awaiting_retry().filter(pk=OuterRef("pk"))))
             .filter(pk=id, story__in=Story.objects.for_user(request.user))
             .first()
             if 0 < id <= MAX_DESK_ID
@@ -350,6 +362,7 @@ class RunDetail(TokenView):
                 "queued_at": run.queued_at,
                 "started_at": run.started_at,
                 "finished_at": run.finished_at,
+                "retry_at": run.retry_at if run.awaits_retry else None,
                 "overridden": run.is_overridden,
                 "checks": [{"name": check["name"], "status": check["status"]} for check in run.checks],
                 "problems": run_problems(run),

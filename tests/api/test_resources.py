@@ -176,6 +176,16 @@ def test_the_schema_is_openapi_3_and_documents_every_endpoint(client, db):
     assert page_size["schema"]["maximum"] == 100
 
 
+def test_a_run_documents_its_retry_time_as_read_only_and_nullable(client, db):
+    schema = yaml.safe_load(client.get("/api/v1/schema/").content)
+
+    retry_at = schema["components"]["schemas"]["Run"]["properties"]["retry_at"]
+
+    assert (retry_at["type"], retry_at["format"]) == ("string", "date-time")
+    assert retry_at["readOnly"] is True
+    assert retry_at["nullable"] is True
+
+
 def test_the_schema_generates_without_warnings(db):
     from django.core.management import call_command
 
