@@ -27,7 +27,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from stories.desk import DeskError
+from stories.desk import DeskError, is_story_id, story_id_pattern
 from stories.models import Story
 from stories.services import StaleVersion, WorkflowError, WorkflowPermissionDenied
 from verification.models import CheckStatus, VerificationRun
@@ -38,6 +38,16 @@ from .errors import Conflict, ErrorSerializer
 from .services import NoRole, Submission, UnknownStory, actor_for, story_submit_document
 
 MAX_DESK_ID = 2**63 - 1
+
+# Stated in the schema, so clients (and Schemathesis) know what the address takes; anything else
+# names no story and is answered 404.
+STORY_ID_PARAMETER = OpenApiParameter(
+    "id",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    pattern=story_id_pattern(),
+    description='The desk/1 story id: a whole number written as a string, like "81".',
+)
 
 
 # --- What the write endpoints answer -----------------------------------------------------------
@@ -313,7 +323,7 @@ class TokenView(APIView):
 
 def story_of(request: Request, id: str) -> Story:
     """The story with this desk/1 id, among those the user may see, or 404."""
-    if id.isdigit() and 0 < int(id) <= MAX_DESK_ID:
+    if is_story_id(id):
         story = Story.objects.for_user(request.user).filter(desk_id=int(id)).first()
         if story is not None:
             return story
@@ -374,7 +384,7 @@ def action(summary: str, description: str, request: type, answer: int = 200) -> 
     return extend_schema(
         summary=summary,
         description=description + " Needs the chief role in the story's newsroom.",
-        parameters=[OpenApiParameter("id", OpenApiTypes.STR, OpenApiParameter.PATH, description="The desk/1 id.")],
+        parameters=[STORY_ID_PARAMETER],
         request=request,
         responses={answer: ActionSerializer, **write_errors(400, 401, 403, 404, 409, 413, 415, 429)},
     )
