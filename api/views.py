@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 from editions.models import Edition
 from manifests.models import Manifest
 from newsroom.models import Beat, Newsroom
+from stories.desk import edition_pattern, is_story_id
 from stories.models import LiveCitation, PublishedVersion
 from stories.stored import Stored, stored_by_id
 
@@ -32,8 +33,8 @@ from .errors import ErrorSerializer, Gone
 from .filters import BeatFilter, StoryFilter
 from .pagination import Cursor
 
-# The desk/1 id is a positive 64-bit integer; anything else names no story.
-MAX_DESK_ID = 2**63 - 1
+# The largest 64-bit database id: a larger number names no beat.
+MAX_ID = 2**63 - 1
 
 NOT_MODIFIED = OpenApiResponse(description="Not modified: the If-None-Match or If-Modified-Since still holds.")
 VALIDATORS = [
@@ -63,12 +64,19 @@ def errors(*codes: int) -> dict[int, Any]:
     return {code: OpenApiResponse(ErrorSerializer, description=descriptions[code]) for code in (*codes, 406, 412, 429)}
 
 
-def read(summary: str, serializer: type, *codes: int, many: bool, last_modified: bool = False) -> Any:
-    """The schema of a GET: its serializer, validators, 304 and error responses."""
+def read(
+    summary: str,
+    serializer: type,
+    *codes: int,
+    many: bool,
+    last_modified: bool = False,
+    path: tuple[OpenApiParameter, ...] = (),
+) -> Any:
+    """The schema of a GET: its serializer, path parameters, validators, 304 and error responses."""
     return extend_schema_view(
         get=extend_schema(
             summary=summary,
-            parameters=[*VALIDATORS, *(LAST_MODIFIED if last_modified else [])],
+            parameters=[*path, *VALIDATORS, *(LAST_MODIFIED if last_modified else [])],
             responses={200: serializer(many=True) if many else serializer, 304: NOT_MODIFIED, **errors(*codes)},
         )
     )
@@ -110,7 +118,7 @@ class BeatDetail(ReadView, generics.RetrieveAPIView):
     serializer_class = serializers.BeatSerializer
 
     def get_object(self) -> Beat:
-        if not 0 < int(self.kwargs["pk"]) <= MAX_DESK_ID:  # a database integer, or no beat
+        if not 0 < int(self.kwargs["pk"]) <= MAX_ID:  # a database integer, or no beat
             raise NotFound(f"No beat has the id {self.kwargs['pk']}.")
         return super().get_object()
 
@@ -129,7 +137,16 @@ class EditionList(ReadView, generics.ListAPIView):
         return public_editions()
 
 
-@read("An edition", serializers.EditionSerializer, 404, many=False)
+EDITION_ID = OpenApiParameter(
+    "id",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    pattern=edition_pattern(),
+    description="The edition's key, its UTC hour: 2026-10-16T00.",
+)
+
+
+@read("An edition", serializers.EditionSerializer, 404, many=False, path=(EDITION_ID,))
 class EditionDetail(ReadView, generics.RetrieveAPIView):
     serializer_class = serializers.EditionSerializer
     lookup_url_kwarg = "id"
@@ -215,7 +232,7 @@ class StoryList(ReadView, generics.ListAPIView):
         "here. A retracted story answers 410."
     ),
     parameters=[
-        OpenApiParameter("id", OpenApiTypes.STR, OpenApiParameter.PATH, description="The desk/1 story id."),
+        writing.STORY_ID_PARAMETER,
         *VALIDATORS,
         *LAST_MODIFIED,
     ],
@@ -237,7 +254,7 @@ class StoryDetail(ReadView, APIView):
     @staticmethod
     def _version(id: str) -> Stored:
         missing = NotFound(f"No published story has the id {id!r}.")
-        if not id.isdigit() or not 0 < int(id) <= MAX_DESK_ID:
+        if not is_story_id(id):
             raise missing
         version = stored_by_id(desk_id=int(id), artifact="document")
         # A story scheduled for later is not public yet, retracted or not: nothing to say of it.

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -26,7 +27,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from stories.desk import DeskError
+from stories.desk import DeskError, is_story_id, story_id_pattern
 from stories.models import Story
 from stories.services import StaleVersion, WorkflowError, WorkflowPermissionDenied
 from verification.models import CheckStatus, VerificationRun
@@ -37,6 +38,16 @@ from .errors import Conflict, ErrorSerializer
 from .services import NoRole, Submission, UnknownStory, actor_for, story_submit_document
 
 MAX_DESK_ID = 2**63 - 1
+
+# Stated in the schema, so clients (and Schemathesis) know what the address takes; anything else
+# names no story and is answered 404.
+STORY_ID_PARAMETER = OpenApiParameter(
+    "id",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    pattern=story_id_pattern(),
+    description='The desk/1 story id: a whole number written as a string, like "81".',
+)
 
 
 # --- What the write endpoints answer -----------------------------------------------------------
@@ -93,6 +104,14 @@ class RunSerializer(serializers.Serializer):
     queued_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    retry_at = serializers.DateTimeField(
+        allow_null=True,
+        read_only=True,
+        help_text=(
+            "When the checks run again by themselves: set while the story waits on this run, which "
+            "could not decide (status unknown); null otherwise."
+        ),
+    )
     overridden = serializers.BooleanField(help_text="A chief published the story through it with a reason.")
     checks = RunCheckSerializer(many=True)
     problems = RunProblemSerializer(many=True, help_text="What failed or could not be decided; empty when passed.")
@@ -304,7 +323,7 @@ class TokenView(APIView):
 
 def story_of(request: Request, id: str) -> Story:
     """The story with this desk/1 id, among those the user may see, or 404."""
-    if id.isdigit() and 0 < int(id) <= MAX_DESK_ID:
+    if is_story_id(id):
         story = Story.objects.for_user(request.user).filter(desk_id=int(id)).first()
         if story is not None:
             return story
@@ -331,6 +350,9 @@ class RunDetail(TokenView):
     def get(self, request: Request, id: int) -> Response:
         run = (
             VerificationRun.objects.select_related("story")
+            # In the same query: whether the beat sweep will still ask again at its retry_at (not
+            # once the story was edited or submitted again), so the time shown is one that holds.
+            .annotate(awaits_retry=Exists(VerificationRun.objects.awaiting_retry().filter(pk=OuterRef("pk"))))
             .filter(pk=id, story__in=Story.objects.for_user(request.user))
             .first()
             if 0 < id <= MAX_DESK_ID
@@ -350,6 +372,7 @@ class RunDetail(TokenView):
                 "queued_at": run.queued_at,
                 "started_at": run.started_at,
                 "finished_at": run.finished_at,
+                "retry_at": run.retry_at if run.awaits_retry else None,
                 "overridden": run.is_overridden,
                 "checks": [{"name": check["name"], "status": check["status"]} for check in run.checks],
                 "problems": run_problems(run),
@@ -361,7 +384,7 @@ def action(summary: str, description: str, request: type, answer: int = 200) -> 
     return extend_schema(
         summary=summary,
         description=description + " Needs the chief role in the story's newsroom.",
-        parameters=[OpenApiParameter("id", OpenApiTypes.STR, OpenApiParameter.PATH, description="The desk/1 id.")],
+        parameters=[STORY_ID_PARAMETER],
         request=request,
         responses={answer: ActionSerializer, **write_errors(400, 401, 403, 404, 409, 413, 415, 429)},
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, date, datetime
@@ -59,6 +60,23 @@ def parse_document(data: bytes | str) -> Any:
 @cache
 def schema() -> dict[str, Any]:
     return json.loads(SCHEMA_PATH.read_text())
+
+
+def story_id_pattern() -> str:
+    """What a desk/1 story id looks like, as the schema states it: a whole number written as a
+    string, without leading zeros."""
+    return schema()["properties"]["id"]["pattern"]
+
+
+def edition_pattern() -> str:
+    """What a desk/1 edition id looks like, as the schema states it: 2026-10-16T00."""
+    return schema()["properties"]["edition"]["pattern"]
+
+
+def is_story_id(value: str) -> bool:
+    """Whether ``value`` is written as a desk/1 story id. A pattern, not ``str.isdigit``, which
+    also takes '²' (that ``int`` refuses) and other scripts' digits."""
+    return re.fullmatch(story_id_pattern(), value) is not None
 
 
 def _inline_refs(node: Any, definitions: dict[str, Any]) -> Any:

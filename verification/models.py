@@ -61,22 +61,23 @@ class VerificationRunQuerySet(models.QuerySet):
             .first()
         )
 
-    def retry_due(self, now: datetime) -> VerificationRunQuerySet:
-        """Runs that could not decide whose retry time has come, while their story still waits on
-        them: submitted, holding the content they checked, and no newer run asked for since."""
+    def awaiting_retry(self) -> VerificationRunQuerySet:
+        """Runs that could not decide whose story still waits on them: submitted, holding the
+        content they checked, and no newer run asked for since. The beat sweep asks again for each
+        at its ``retry_at``; any other run's ``retry_at`` is a time nothing will happen at."""
         newer = VerificationRun.objects.filter(story=OuterRef("story")).filter(
             Q(queued_at__gt=OuterRef("queued_at")) | Q(queued_at=OuterRef("queued_at"), pk__gt=OuterRef("pk"))
         )
-        return (
-            self.filter(
-                status=VerificationRun.Status.UNKNOWN,
-                retry_at__lte=now,
-                story__status=Story.Status.SUBMITTED,
-                story__content_hash=F("content_hash"),
-            )
-            .exclude(Exists(newer))
-            .order_by("retry_at", "pk")
-        )
+        return self.filter(
+            status=VerificationRun.Status.UNKNOWN,
+            retry_at__isnull=False,
+            story__status=Story.Status.SUBMITTED,
+            story__content_hash=F("content_hash"),
+        ).exclude(Exists(newer))
+
+    def retry_due(self, now: datetime) -> VerificationRunQuerySet:
+        """Runs awaiting a retry whose time has come, the longest overdue first."""
+        return self.awaiting_retry().filter(retry_at__lte=now).order_by("retry_at", "pk")
 
     def claimable(self, now: datetime | None = None) -> VerificationRunQuerySet:
         """Runs a worker may take: pending ones, and running ones whose worker has gone.

@@ -149,7 +149,7 @@ def test_actions_need_a_token(client, demo, what):
     assert response.status_code == 401
 
 
-@pytest.mark.parametrize("story", ["abc", "0", "99999999999999999999999", "12345"])
+@pytest.mark.parametrize("story", ["abc", "0", "99999999999999999999999", "12345", "081", "\u0668\u0661", "\u00b2"])
 def test_an_action_on_an_id_that_names_no_story_is_a_404(client, people, story):
     assert act(client, "publish", people.chief, story=story).status_code == 404
 

@@ -176,6 +176,35 @@ def test_the_schema_is_openapi_3_and_documents_every_endpoint(client, db):
     assert page_size["schema"]["maximum"] == 100
 
 
+def test_the_schema_states_what_each_id_in_an_address_looks_like(client, db):
+    schema = yaml.safe_load(client.get("/api/v1/schema/").content)
+
+    def path_id(path: str, method: str) -> dict:
+        [parameter] = [p for p in schema["paths"][path][method]["parameters"] if p["in"] == "path"]
+        assert (parameter["name"], parameter["required"]) == ("id", True), path
+        return parameter["schema"]
+
+    # The desk/1 format's own patterns, so a client (or Schemathesis) writes ids the API can find.
+    story_id = {"type": "string", "pattern": "^(0|[1-9][0-9]{0,17})$"}
+    assert path_id("/api/v1/stories/{id}/", "get") == story_id
+    for action in ("publish", "corrections", "retract"):
+        assert path_id(f"/api/v1/stories/{{id}}/{action}/", "post") == story_id
+    assert path_id("/api/v1/editions/{id}/", "get") == {
+        "type": "string",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}$",
+    }
+
+
+def test_a_run_documents_its_retry_time_as_read_only_and_nullable(client, db):
+    schema = yaml.safe_load(client.get("/api/v1/schema/").content)
+
+    retry_at = schema["components"]["schemas"]["Run"]["properties"]["retry_at"]
+
+    assert (retry_at["type"], retry_at["format"]) == ("string", "date-time")
+    assert retry_at["readOnly"] is True
+    assert retry_at["nullable"] is True
+
+
 def test_the_schema_generates_without_warnings(db):
     from django.core.management import call_command
 

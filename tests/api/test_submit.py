@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 import pytest
 
 from stories.models import PublishedVersion, Story
 from tests.site.conftest import seed
+from tests.workflow.test_undecided import undecided_run
+from verification.gate import story_apply_verdict
 from verification.models import VerificationRun
 
 from .conftest import TRAINING_ID, bearer, body, new_document, post_json
@@ -246,6 +250,55 @@ def test_a_run_shows_its_state_and_problems_at_desk_paths(client, people, django
     assert run["problems"]
     assert {"check", "status", "at", "message"} == set(run["problems"][0])
     assert any(problem["check"] == "not_repeat" for problem in run["problems"])
+    assert run["retry_at"] is None  # decided: nothing runs again by itself
+
+
+def submitted_undecided(client, people, capture, **document):
+    """A story submitted through the API whose checks could not decide, as a worker records it
+    when the provider is down; the verdict applied, which sets the run's retry time."""
+    with capture(execute=False):  # the checks are left for the test to record, not run
+        response = post_json(client, STORIES, new_document(**document), **people.editor)
+    assert response.status_code == 202, response.content
+    run = undecided_run(Story.objects.get(desk_id=int(document["desk_id"])))
+    story_apply_verdict(run=run)
+    run.refresh_from_db()
+    return run
+
+
+def test_an_undecided_run_shows_when_its_checks_run_again(client, people, settings, django_capture_on_commit_callbacks):
+    settings.VERIFY_UNKNOWN_RETRY_SECONDS = 300
+    stored = submitted_undecided(client, people, django_capture_on_commit_callbacks, desk_id="9011", slug="undecided")
+
+    run = body(client.get(f"/api/v1/runs/{stored.pk}/", **people.editor))
+
+    assert run["status"] == "unknown"
+    assert run["finished"] is True
+    assert datetime.fromisoformat(run["retry_at"]) == stored.retry_at == stored.finished_at + timedelta(seconds=300)
+
+
+def test_a_decided_run_shows_no_retry_time(client, people):
+    passed = VerificationRun.objects.filter(story__desk_id=int(TRAINING_ID)).first()
+
+    run = body(client.get(f"/api/v1/runs/{passed.pk}/", **people.editor))
+
+    assert run["status"] == "passed"
+    assert run["retry_at"] is None
+
+
+def test_an_undecided_run_whose_story_was_submitted_again_shows_no_retry_time(
+    client, people, django_capture_on_commit_callbacks
+):
+    # The sweep leaves such a run alone (its story's newer run decides), so its stored time holds nothing.
+    document = {"desk_id": "9012", "slug": "submitted-again"}
+    stored = submitted_undecided(client, people, django_capture_on_commit_callbacks, **document)
+    again = submit(client, new_document(**document), people.editor, django_capture_on_commit_callbacks)
+    assert again.status_code == 202, again.content
+
+    run = body(client.get(f"/api/v1/runs/{stored.pk}/", **people.editor))
+
+    assert VerificationRun.objects.get(pk=stored.pk).retry_at is not None
+    assert run["status"] == "unknown"
+    assert run["retry_at"] is None
 
 
 def test_a_run_is_not_found_for_another_newsroom_and_needs_a_token(client, people):
