@@ -15,10 +15,11 @@ or the other way round, and a possibility or a step weighed made certain.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .backing import same_word
 from .quoting import Cited, _phrase, _span
-from .tokens import _CONJECTURES, Clause, Token, _verb_like
+from .tokens import _CONJECTURES, Clause, Token, _verb_like, clause_of
 from .words import (
     _BE,
     _CAUSATIVES,
@@ -461,6 +462,18 @@ def _trying_at(clause: Clause, index: int) -> bool:
     return low in _TRYING
 
 
+@lru_cache(maxsize=4096)
+def _trials(text: str) -> tuple[tuple[int, frozenset[str]], ...]:
+    """Where a text tries or proposes something, each with its other words (names aside): read
+    once a claim, as a story cites the same claims from many sentences."""
+    clause = clause_of(text)
+    return tuple(
+        (index, frozenset(t.stem for i, t in enumerate(clause.tokens) if t.content and not t.name and i != index))
+        for index in range(len(clause.tokens))
+        if _trying_at(clause, index)
+    )
+
+
 def _trial_made_use(sentence: Clause, claims: Sequence[Cited]) -> str:
     """'put its agent into full use at two hospitals' where the claim says 'piloted its agent
     at two hospitals'; 'now follow a standard' where it says 'has proposed a standard': a trial
@@ -472,10 +485,7 @@ def _trial_made_use(sentence: Clause, claims: Sequence[Cited]) -> str:
     mine = {t.stem for t in tokens if t.content and not t.name}
     for cited in claims:
         claim = cited.clause
-        for index in range(len(claim.tokens)):
-            if not _trying_at(claim, index):
-                continue
-            theirs = {t.stem for i, t in enumerate(claim.tokens) if t.content and not t.name and i != index}
+        for index, theirs in _trials(claim.text):
             shared = mine & theirs
             if len(shared) >= TRIAL_SHARED:
                 at = next(i for i, t in enumerate(tokens) if t.content and not t.name and t.stem in shared)

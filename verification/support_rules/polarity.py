@@ -439,8 +439,14 @@ NEEDED_WORDS = 3
 
 def _removed_needs(clause: Clause) -> list[tuple[int, list[Token]]]:
     """Each need a clause takes away ('removes the need to wait for multiple trajectories',
-    'no need for a critic'): the need word's place and the first content words it needs."""
-    tokens = clause.tokens
+    'no need for a critic'): the need word's place and the first content words it needs. Read
+    once a text: a story cites the same claims from many sentences."""
+    return _removed_needs_of(clause.text)
+
+
+@lru_cache(maxsize=4096)
+def _removed_needs_of(text: str) -> list[tuple[int, list[Token]]]:
+    tokens = clause_of(text).tokens
     found = []
     for index, token in enumerate(tokens[:-1]):
         if token.low not in _NEED_NOUNS or not token.negated or tokens[index + 1].low not in ("to", "for", "of"):
