@@ -47,6 +47,17 @@ TWINS = [
         "The operator complied with the noise limits, the council's audit found.",
         "The operator breached the noise limits, the council's audit found.",
     ),
+    # Reaching and missing, in one word or two ('fell short of').
+    (
+        ["The port authority achieved its 2025 emissions target in November."],
+        "In November the port authority reached its 2025 emissions target.",
+        "In November the port authority missed its 2025 emissions target.",
+    ),
+    (
+        ["Kestrel-7B reached a 41.5% pass rate on the harbour benchmark."],
+        "Kestrel-7B attained a 41.5% pass rate on the harbour benchmark.",
+        "Kestrel-7B fell short of a 41.5% pass rate on the harbour benchmark.",
+    ),
     # 'added' is no content word (it is also a verb of saying), but with an object it is an action.
     (
         ["The city added 200 bus stops in 2024."],

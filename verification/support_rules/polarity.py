@@ -779,6 +779,17 @@ def _acts(clause: Clause, index: int) -> bool:
     )
 
 
+_FALLING_SHORT = OPPOSITE_ACTIONS["miss"]
+
+
+def _actions_at(clause: Clause, index: int) -> frozenset[tuple[int, int]]:
+    """The actions the word at ``index`` is a side of: its own, or 'miss' for 'fell short (of)'."""
+    tokens = clause.tokens
+    if tokens[index].stem == "fall" and index + 1 < len(tokens) and tokens[index + 1].low == "short":
+        return _FALLING_SHORT
+    return OPPOSITE_ACTIONS.get(tokens[index].stem, frozenset())
+
+
 def _opposite_actions(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
     """The passage's verb is the opposite action of a claim's verb about the same things ('the
     verifier missed 92% of the flawed proofs' against 'caught 92% of the flawed proofs'); the
@@ -787,17 +798,18 @@ def _opposite_actions(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, C
     'did not fire' deny nothing of each other, and a negation against an assertion is the
     negation rules' to read."""
     for index, token in enumerate(sentence.tokens):
-        action = OPPOSITE_ACTIONS.get(token.stem)
-        if action is None or token.name or token.in_negated_clause or not _acts(sentence, index):
+        actions = _actions_at(sentence, index)
+        if not actions or token.name or token.in_negated_clause or not _acts(sentence, index):
             continue
         if any(token.stem in _all_stems(cited.clause) for cited in claims):
             continue  # 'closed in March ... reopened in November': another claim has this action
+        opposites = {(action, 1 - side) for action, side in actions}
         context = _context(sentence, index)
         for cited in claims:
             claim = cited.clause
             for position, other in enumerate(claim.tokens):
                 if (
-                    OPPOSITE_ACTIONS.get(other.stem) == (action[0], 1 - action[1])
+                    opposites & _actions_at(claim, position)
                     and not other.name
                     and other.stem not in _all_stems(sentence)
                     and not other.in_negated_clause

@@ -139,6 +139,7 @@ POLARITY: dict[str, tuple[str, int]] = {
 # nor words more often nouns ('start', 'end').
 _OPPOSITE_ACTIONS = """
     catch detect spot flag find intercept | miss overlook leak
+    reach achieve attain | miss
     hire recruit employ | fire dismiss sack
     open reopen | close shut
     include | exclude omit
@@ -178,15 +179,16 @@ def _verb_forms_of(word: str) -> set[str]:
     return {lex.stem(form) for form in forms}
 
 
-def _opposites(table: str) -> dict[str, tuple[int, int]]:
-    """Each form's stem: (which action, which side of it)."""
-    found: dict[str, tuple[int, int]] = {}
+def _opposites(table: str) -> dict[str, frozenset[tuple[int, int]]]:
+    """Each form's stem: the actions it is a side of, as (which action, which side); 'miss' is
+    the opposite of both catching and reaching."""
+    found: dict[str, set[tuple[int, int]]] = {}
     for action, line in enumerate(table.strip().splitlines()):
         for side, words in enumerate(line.split("|")):
             for word in words.split():
                 for stem in _verb_forms_of(word):
-                    found[stem] = (action, side)
-    return found
+                    found.setdefault(stem, set()).add((action, side))
+    return {stem: frozenset(sides) for stem, sides in found.items()}
 
 
 OPPOSITE_ACTIONS = _opposites(_OPPOSITE_ACTIONS)
