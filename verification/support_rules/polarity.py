@@ -437,7 +437,7 @@ _NEEDING = _forms("need needs needed require requires required must has have had
 NEEDED_WORDS = 3
 
 
-def _removed_needs(clause: Clause) -> list[tuple[int, list[Token]]]:
+def _removed_needs(clause: Clause) -> tuple[tuple[int, list[Token]], ...]:
     """Each need a clause takes away ('removes the need to wait for multiple trajectories',
     'no need for a critic'): the need word's place and the first content words it needs. Read
     once a text: a story cites the same claims from many sentences."""
@@ -445,7 +445,7 @@ def _removed_needs(clause: Clause) -> list[tuple[int, list[Token]]]:
 
 
 @lru_cache(maxsize=4096)
-def _removed_needs_of(text: str) -> list[tuple[int, list[Token]]]:
+def _removed_needs_of(text: str) -> tuple[tuple[int, list[Token]], ...]:
     tokens = clause_of(text).tokens
     found = []
     for index, token in enumerate(tokens[:-1]):
@@ -461,7 +461,7 @@ def _removed_needs_of(text: str) -> list[tuple[int, list[Token]]]:
                     break
         if len(words) >= 2:
             found.append((index, words))
-    return found
+    return tuple(found)  # cached: shared by every caller
 
 
 def _still_needed(clause: Clause, at: list[int]) -> bool:
