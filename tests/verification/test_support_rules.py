@@ -630,6 +630,15 @@ def test_each_blind_set_is_balanced_over_every_kind(name):
     assert all(1 <= len(case["claims"]) <= 4 and case["text"] for case in cases)
 
 
+def test_the_blind_verb_set_holds_rewordings_and_opposite_actions_in_halves():
+    cases = load_cases(SETS["blind-h"])
+    assert len(cases) == 120
+    assert [case["label"] for case in cases].count("supported") == 60
+    assert {case["kind"] for case in cases if case["label"] == "unsupported"} == {"negation"}
+    assert len({case["id"] for case in cases}) == len(cases)
+    assert all(1 <= len(case["claims"]) <= 4 and case["text"] for case in cases)
+
+
 @pytest.mark.parametrize("name", sorted(BLIND_TUNING_FLOORS))
 def test_the_blind_tuning_sets_stay_accurate(name):
     accuracy_floor, false_alarm_ceiling = BLIND_TUNING_FLOORS[name]
