@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/supported_eval.py [--set NAME] [--show-errors]
 
-Runs the method (``verification.support.assess``) over twelve labelled sets and prints, for
+Runs the method (``verification.support.assess``) over thirteen labelled sets and prints, for
 each, accuracy, the false-alarm rate on supported cases, and per kind how many unsupported
 cases were caught (and how many passed):
 
@@ -36,6 +36,9 @@ cases were caught (and how many passed):
   must pass) and 60 with the opposite action ('missed' for 'caught', 'fell short of' for
   'reached'; which must fail), written after the opposite-action rule, to measure it; it
   measures, like blind-d and blind-g;
+- ``blind-i``: ``tests/verification/blind_cases_i.json``, a ninth blind writer's 160 cases of
+  the same shape as blind-h (80 rewordings, 80 opposite actions over 80 pairs), tuning data for
+  the opposite-action table: blind-h measures it;
 - ``held-out``: ``tests/verification/heldout_cases.json``, written by someone else and never
   tuned on: the one that measures. ``--show-errors`` never prints its cases, only counts. Its
   targets: accuracy >= 95%, false alarms <= 3%, and no unsupported case of the kinds
@@ -67,6 +70,7 @@ SETS = {
     "blind-f": ROOT / "tests" / "verification" / "blind_cases_f.json",
     "blind-g": ROOT / "tests" / "verification" / "blind_cases_g.json",
     "blind-h": ROOT / "tests" / "verification" / "blind_cases_h.json",
+    "blind-i": ROOT / "tests" / "verification" / "blind_cases_i.json",
     "held-out": ROOT / "tests" / "verification" / "heldout_cases.json",
 }
 # Sets that measure: their cases are never printed, only counted, so nobody tunes on them.

@@ -58,6 +58,29 @@ TWINS = [
         "Kestrel-7B attained a 41.5% pass rate on the harbour benchmark.",
         "Kestrel-7B fell short of a 41.5% pass rate on the harbour benchmark.",
     ),
+    # A verb and its particle ('laid off', 'let through', 'left ... out' aside).
+    (
+        ["Corvane Freight hired 420 dock workers at its Tilbury depot in the first half of 2025."],
+        "Corvane Freight took on 420 dock workers at its Tilbury depot in the first half of 2025.",
+        "Corvane Freight laid off 420 dock workers at its Tilbury depot in the first half of 2025.",
+    ),
+    (
+        ["Westgrid restored power to 42,000 homes in Carnford on Sunday night."],
+        "Westgrid brought power back to 42,000 homes in Carnford on Sunday night.",
+        "Westgrid cut off power to 42,000 homes in Carnford on Sunday night.",
+    ),
+    # Converses are opposites when the doer is the same.
+    (
+        ["Calvania imported 2.1 million tonnes of wheat from Ukraine in 2024."],
+        "In 2024 Calvania brought in 2.1 million tonnes of wheat from Ukraine.",
+        "In 2024 Calvania exported 2.1 million tonnes of wheat to Ukraine.",
+    ),
+    # After a name, an -s word is its verb ('Moreton Ratings upgraded'), not a verb before another.
+    (
+        ["Moreton Ratings upgraded Calvania's credit rating by one notch on Friday."],
+        "Moreton Ratings raised Calvania's credit rating by one notch on Friday.",
+        "Moreton Ratings downgraded Calvania's credit rating by one notch on Friday.",
+    ),
     # 'added' is no content word (it is also a verb of saying), but with an object it is an action.
     (
         ["The city added 200 bus stops in 2024."],
@@ -81,6 +104,11 @@ def test_the_opposite_action_is_caught_and_the_rewording_passes(claims, supporte
 # thing, a verb of saying, and the two actions both in the claims.
 NOT_OPPOSED = [
     ("Halden borrowed $2 billion from Vanta Bank.", ["Vanta Bank lent $2 billion to Halden."]),
+    (
+        "Ukraine exported 2.1 million tonnes of wheat to Calvania.",
+        ["Calvania imported 2.1 million tonnes of wheat from Ukraine."],
+    ),
+    ("The ferry ran from start to finish on time.", ["The ferry's crossing ran end to end on time."]),
     (
         "The open model overtook closed models in the ranking.",
         ["The open model ranked above the closed models in the ranking."],

@@ -6,6 +6,7 @@ words, verb forms, and the function words (determiners, auxiliaries, preposition
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 
 from .. import text as lex
@@ -134,34 +135,67 @@ POLARITY: dict[str, tuple[str, int]] = {
 # Actions and their opposites that POLARITY's concepts do not hold: with the same doer and the
 # same thing done to, one side says what the other denies ('the verifier missed 92% of the
 # flawed proofs' against 'caught 92%'). Each line is one action: its words | the opposite's.
-# Drawn up with WordNet's verb antonyms as a checklist; kept to the unambiguous, news-worthy ones.
-# Not converses, which say the same from the other side ('A lent to B', 'B borrowed from A'),
-# nor words more often nouns ('start', 'end').
+# A word with an underscore is a verb and its particle ('lay_off', 'fall_short'), irregular
+# forms written out ('laid_off'). A line marked ~ holds converses, which say the same from the
+# other side ('A lent to B', 'B borrowed from A'): opposites only when the doer is the same.
+# Drawn up with WordNet's verb antonyms as a checklist and a blind writer's tuning cases
+# (tests/verification/blind_cases_i.json); kept to the unambiguous, news-worthy ones.
 _OPPOSITE_ACTIONS = """
-    catch detect spot flag find intercept | miss overlook leak
-    reach achieve attain | miss
-    hire recruit employ | fire dismiss sack
+    catch detect spot flag find intercept | miss overlook leak let_through
+    reach achieve attain | miss fall_short
+    hire recruit employ appoint elect | fire dismiss sack lay_off laid_off oust
     open reopen | close shut
-    include | exclude omit
-    add create | remove eliminate shed
+    begin start | end halt
+    launch | scrap axe shelve
+    include | exclude omit leave_out left_out
+    add create | remove eliminate shed cut
     admit acknowledge | deny
+    admit | discharge
     accept | decline
     permit | forbid forbade forbidden prohibit
-    acquit | convict
+    acquit clear | convict charge indict
     comply | violate breach
-    enter join | exit quit
+    enter join ratify | exit quit leave left withdraw withdrew withdrawn pull_out
+    sign | veto
+    pass adopt | vote_down abandon
+    pass | flunk
+    solve | fail
+    grant award issue | revoke rescind
+    confirm verify prove | refute disprove debunk
     upgrade | downgrade
     promote | demote
-    enable | disable
+    enable switch_on turn_on | disable switch_off turn_off
+    ship | hold_back held_back
+    qualify | knock_out
+    recover | relapse
+    expand extend | scale_back shorten curtail
+    impose introduce | lift
+    endorse | oppose
+    bring_forward brought_forward | push_back postpone
+    build construct | demolish raze tear_down tore_down torn_down
+    attract | deter repel repelled drive_away drove_away driven_away
+    reinstate readmit | expel suspend
+    restore reconnect | cut_off disconnect
+    deploy | withdraw withdrew withdrawn
+    improve | degrade impair
+    protect shield | expose
+    keep retain | drop
+    tighten | loosen relax ease
+    release free | jail imprison detain
+    survive | die
+    gain | shed
+    rescue | abandon strand
+    attend | boycott skip miss
     remember | forget forgot forgotten
     reveal disclose | conceal hide
     credit | blame
     reward | punish penalize penalise
-    attract | deter repel repelled
     overestimate | underestimate
     overstate | understate
     overvalue | undervalue
     overpay | underpay
+    ~ import | export
+    ~ lend lent | borrow
 """
 
 
@@ -174,21 +208,44 @@ def _verb_forms_of(word: str) -> set[str]:
         forms = {word, word + "es", word + "ed", word + "ing"}
     else:
         forms = {word, word + "s", word + "ed", word + "ing"}
-        if len(word) <= 4 and word[-1] in "bdgmnprt" and word[-2] in "aeiou" and word[-3] not in "aeiou":
-            forms |= {word + word[-1] + "ed", word + word[-1] + "ing"}  # 'flagged', 'spotting'
+        if len(word) <= 5 and word[-1] in "bdgmnprt" and word[-2] in "aeiou" and word[-3] not in "aeiou":
+            forms |= {word + word[-1] + "ed", word + word[-1] + "ing"}  # 'flagged', 'scrapped'
     return {lex.stem(form) for form in forms}
 
 
-def _opposites(table: str) -> dict[str, frozenset[tuple[int, int]]]:
-    """Each form's stem: the actions it is a side of, as (which action, which side); 'miss' is
-    the opposite of both catching and reaching."""
-    found: dict[str, set[tuple[int, int]]] = {}
+@dataclass(frozen=True)
+class Opposites:
+    """The table read: each verb form's stem, and each (stem, particle) of a phrasal verb, with
+    the actions it is a side of, as (which action, which side); 'miss' is the opposite of
+    catching, of reaching and of attending. ``converse`` holds the actions marked ~."""
+
+    words: dict[str, frozenset[tuple[int, int]]]
+    phrasal: dict[tuple[str, str], frozenset[tuple[int, int]]]
+    converse: frozenset[int]
+
+
+def _opposites(table: str) -> Opposites:
+    words: dict[str, set[tuple[int, int]]] = {}
+    phrasal: dict[tuple[str, str], set[tuple[int, int]]] = {}
+    converse = set()
     for action, line in enumerate(table.strip().splitlines()):
-        for side, words in enumerate(line.split("|")):
-            for word in words.split():
-                for stem in _verb_forms_of(word):
-                    found.setdefault(stem, set()).add((action, side))
-    return {stem: frozenset(sides) for stem, sides in found.items()}
+        if line.lstrip().startswith("~"):
+            converse.add(action)
+            line = line.lstrip()[1:]
+        for side, written in enumerate(line.split("|")):
+            for word in written.split():
+                verb, _, particle = word.partition("_")
+                for stem in _verb_forms_of(verb):
+                    key = (stem, particle)
+                    if particle:
+                        phrasal.setdefault(key, set()).add((action, side))
+                    else:
+                        words.setdefault(stem, set()).add((action, side))
+    return Opposites(
+        words={stem: frozenset(sides) for stem, sides in words.items()},
+        phrasal={key: frozenset(sides) for key, sides in phrasal.items()},
+        converse=frozenset(converse),
+    )
 
 
 OPPOSITE_ACTIONS = _opposites(_OPPOSITE_ACTIONS)
