@@ -780,11 +780,19 @@ def _acts(clause: Clause, index: int) -> bool:
     previous = tokens[index - 1] if index else None
     says = following is None or following.kind == "punct" or following.low == "that"
     hyphened_on = token.end < len(clause.text) and clause.text[token.end] == "-"
-    after_a_verb = previous is not None and previous.content and not previous.name and _verb_like(clause, index - 1)
+    # After a plain verb form ('overtook closed models'), not after a plural noun that
+    # _verb_like may take for a verb ('Federal prosecutors cleared').
+    after_a_verb = (
+        previous is not None
+        and previous.content
+        and not previous.name
+        and (previous.low in POLARITY or previous.low.endswith("ed"))
+    )
     after_a_preposition = previous is not None and previous.low in _PREPOSITIONS and previous.low != "to"
+    past = token.low.endswith("ed") and not (previous is not None and previous.low in _DETERMINERS)  # 'died'
     return (
         not says
-        and (_verb_like(clause, index) or _phrasal_at(clause, index) is not None)
+        and (_verb_like(clause, index) or past or _phrasal_at(clause, index) is not None)
         and not hyphened_on
         and not after_a_verb
         and not after_a_preposition
