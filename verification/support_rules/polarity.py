@@ -153,12 +153,8 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
             break
         found = find(sentence, claims)
         if found:
-            index, cited, position = found
-            reasons.append(
-                f"negation: the paragraph says '{_phrase(sentence, index, before=before, after=after)}'; "
-                f"{_claim_says(cited, _phrase(cited.clause, position, before=before, after=after))}"
-            )
-            flagged.add(index)
+            reasons.append(_negation_found(sentence, found, before, after))
+            flagged.add(found[0])
     # Direction: opposite signs of one concept about the same thing.
     for index in _movements(sentence):
         if flagged:
@@ -175,14 +171,20 @@ def negation_and_direction(sentence: Clause, claims: Sequence[Cited]) -> list[st
         # says more of a movement ('added 12% to' against 'cut by 12%').
         found = _opposite_actions(sentence, claims)
         if found:
-            index, cited, position = found
-            reasons.append(
-                f"negation: the paragraph says '{_phrase(sentence, index, before=1, after=4)}'; "
-                f"{_claim_says(cited, _phrase(cited.clause, position, before=1, after=4))}"
-            )
+            reasons.append(_negation_found(sentence, found, before=1, after=4))
     if not flagged and not reasons:
         reasons += _figures_decide(sentence, claims)
     return reasons
+
+
+def _negation_found(sentence: Clause, found: tuple[int, Cited, int], before: int, after: int) -> str:
+    """The reason for a negation found at a place in the passage and one in a claim, each quoted
+    with ``before`` and ``after`` words around it."""
+    index, cited, position = found
+    return (
+        f"negation: the paragraph says '{_phrase(sentence, index, before=before, after=after)}'; "
+        f"{_claim_says(cited, _phrase(cited.clause, position, before=before, after=after))}"
+    )
 
 
 def _every_one_has(clause: Clause, index: int) -> bool:
