@@ -826,6 +826,19 @@ def _doer(clause: Clause, index: int) -> frozenset[str]:
     return frozenset(t.stem for t in clause.tokens[start:index] if t.content)
 
 
+@lru_cache(maxsize=4096)
+def _claim_actions(text: str) -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
+    """The actions a claim asserts, each with its place: read once a claim, as a story cites the
+    same claims from many sentences."""
+    claim = clause_of(text)
+    found = []
+    for position, token in enumerate(claim.tokens):
+        actions = _actions_at(claim, position)
+        if actions and not token.name and not token.in_negated_clause and _acts(claim, position):
+            found.append((position, actions))
+    return tuple(found)
+
+
 def _opposite_actions(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:
     """The passage's verb is the opposite action of a claim's verb about the same things ('the
     verifier missed 92% of the flawed proofs' against 'caught 92% of the flawed proofs'); the
@@ -836,22 +849,21 @@ def _opposite_actions(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, C
     said of the same doer."""
     for index, token in enumerate(sentence.tokens):
         actions = _actions_at(sentence, index)
-        if not actions or token.name or token.in_negated_clause or not _acts(sentence, index):
+        if not actions or token.name or token.in_negated_clause:
             continue
         if any(token.stem in _all_stems(cited.clause) for cited in claims):
             continue  # 'closed in March ... reopened in November': another claim has this action
+        if not _acts(sentence, index):
+            continue
         opposites = {(action, 1 - side) for action, side in actions}
         context = _context(sentence, index)
         for cited in claims:
             claim = cited.clause
-            for position, other in enumerate(claim.tokens):
-                found = opposites & _actions_at(claim, position)
+            for position, claim_actions in _claim_actions(claim.text):
+                found = opposites & claim_actions
                 if (
                     found
-                    and not other.name
-                    and other.stem not in _all_stems(sentence)
-                    and not other.in_negated_clause
-                    and _acts(claim, position)
+                    and claim.tokens[position].stem not in _all_stems(sentence)
                     and context & _context(claim, position)
                     and (
                         any(action not in OPPOSITE_ACTIONS.converse for action, _ in found)
