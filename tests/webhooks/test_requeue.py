@@ -11,7 +11,6 @@ import threading
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
@@ -21,7 +20,7 @@ from django.utils import timezone
 from newsroom.models import Newsroom
 from tests.factories import NewsroomFactory
 from tests.webhooks.test_webhooks import Receiver
-from tests.workflow.conftest import UNREACHABLE_BROKER
+from tests.workflow.conftest import UNREACHABLE_BROKER, own_redis_broker
 from webhooks.models import Webhook, WebhookDelivery
 from webhooks.services import webhook_deliver
 from webhooks.tasks import deliver_webhook_task, enqueue_delivery, requeue_webhook_deliveries
@@ -107,22 +106,10 @@ def test_the_sweep_leaves_alone_what_a_task_holds_what_was_sent_and_what_was_giv
     assert requeue_webhook_deliveries() == {"queued": 0, "not_queued": 0}
 
 
-def redis_db_url(base: str, db: int) -> str:
-    return urlunsplit(urlsplit(base)._replace(path=f"/{db}"))
-
-
 @pytest.fixture
 def test_redis(require_redis, switch_broker):
     """A Redis database of this test's own (not the suite's), emptied before and after."""
-    import redis
-
-    url = redis_db_url(require_redis, 12)  # 13 is test_serve's, 14 test_tasks'
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    switch_broker(url, eager=False)
-    yield client
-    client.flushdb()
-    client.close()
+    yield from own_redis_broker(require_redis, switch_broker, 12)  # 13 is test_serve's, 14 test_tasks'
 
 
 def test_the_sweep_puts_the_delivery_on_the_webhooks_queue_of_a_real_redis_once(newsroom, taker, test_redis, settings):

@@ -10,6 +10,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.utils import timezone
@@ -134,6 +135,20 @@ def switch_broker() -> Iterator[Callable[..., None]]:
 
 # A port nothing listens on: connecting is refused at once, like a Redis that is down.
 UNREACHABLE_BROKER = "redis://127.0.0.1:1/0"
+
+
+def own_redis_broker(redis_url: str, switch_broker: Callable[..., None], db: int) -> Iterator[Any]:
+    """For a fixture: Redis database ``db`` of the server at ``redis_url``, the test's own (not the
+    suite's), as the broker of real workers, emptied before and after; yields its client."""
+    import redis
+
+    url = urlunsplit(urlsplit(redis_url)._replace(path=f"/{db}"))
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    switch_broker(url, eager=False)
+    yield client
+    client.flushdb()
+    client.close()
 
 
 @pytest.fixture

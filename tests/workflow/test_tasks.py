@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 from datetime import timedelta
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.utils import timezone
@@ -14,7 +13,7 @@ from manifests.models import Manifest
 from manifests.services import manifests_fetch
 from stories.models import Revision, Story
 from tests.provider_server import Reply, manifest_payload
-from tests.workflow.conftest import UNREACHABLE_BROKER
+from tests.workflow.conftest import UNREACHABLE_BROKER, own_redis_broker
 from verification.models import VerificationRun
 from verification.services import verification_run_execute, verification_run_request
 from verification.tasks import (
@@ -78,23 +77,10 @@ def test_the_sweep_leaves_a_recently_queued_run_alone(stories, eager, settings):
     assert run.status == VerificationRun.Status.PENDING
 
 
-def redis_db_url(base: str, db: int) -> str:
-    parts = urlsplit(base)
-    return urlunsplit(parts._replace(path=f"/{db}"))
-
-
 @pytest.fixture
 def test_redis(require_redis, switch_broker):
     """A Redis database of this test's own (not the suite's), emptied before and after."""
-    import redis
-
-    url = redis_db_url(require_redis, 14)
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    switch_broker(url, eager=False)
-    yield client
-    client.flushdb()
-    client.close()
+    yield from own_redis_broker(require_redis, switch_broker, 14)
 
 
 def test_the_sweep_puts_the_pending_run_on_the_verification_queue_of_a_real_redis(
