@@ -75,6 +75,9 @@ class Story(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
         SUBMITTED = "submitted", "Submitted (checks queued)"
+        # The checks found nothing wrong but left parts to the desk: an editor or chief confirms
+        # each against its cited claims before it may publish.
+        REVIEW = "review", "Needs the desk's review"
         VERIFIED = "verified", "Verified"
         FAILED = "failed", "Checks failed"
         PUBLISHED = "published", "Published"

@@ -35,6 +35,7 @@ STATUS_COLOURS = {
     "failed": "#cf222e",
     "fail": "#cf222e",
     "unknown": "#9a6700",
+    "review": "#8250df",
     "pending": "#57606a",
     "running": "#0969da",
 }

@@ -1,9 +1,11 @@
 """The five checks behind every published story's promise.
 
-Each is a plain function of a story that returns a ``CheckResult``: ``pass``, ``fail`` or
-``unknown`` (it could not decide: the provider is down, a claim's text is not known), with
-problems that point into the story by desk/1 path (``key_facts[2]``,
-``sections[1].paragraphs[0].cites[0]``, ``$`` for the whole story) and say what to fix.
+Each is a plain function of a story that returns a ``CheckResult``: ``pass``, ``fail``,
+``unknown`` (it could not decide: the provider is down, a claim's text is not known) or
+``review`` (it found nothing wrong it can be sure of, but cannot vouch for a part either: the
+desk reads it and confirms), with problems that point into the story by desk/1 path
+(``key_facts[2]``, ``sections[1].paragraphs[0].cites[0]``, ``$`` for the whole story), say what
+to fix, and carry a stable ``code`` for programs and their own status.
 
 A check reads the story's parts from the prefetch cache when the caller loaded them with
 ``checkable()`` (a run loads them once for all five), and otherwise loads them itself. The
@@ -24,11 +26,10 @@ from django.utils import timezone
 
 from manifests.models import Claim, Manifest
 from manifests.services import manifests_fetch
-from newsroom.jsonfiles import Problem
 from stories.models import Cite, Paragraph, Story
 
 from . import repeat, support
-from .models import CheckStatus, StorySignature, StorySignatureKey
+from .models import CHECK_SEVERITY, CheckStatus, StorySignature, StorySignatureKey
 
 PART_RELATIONS = ("key_facts", "sections", Prefetch("paragraphs", Paragraph.objects.order_by("position")), "cites")
 # At most this many stories sharing index keys are compared in full.
@@ -36,43 +37,58 @@ REPEAT_CANDIDATE_LIMIT = 50
 
 
 @dataclass(frozen=True)
+class Finding:
+    """One problem a check found: where (a desk/1 path), what to do about it, a stable code
+    (``claim_not_in_manifest``, ``figure_mismatch``...) and its own status: it fails the check,
+    leaves it undecided, or asks the desk to review the part."""
+
+    at: str
+    message: str
+    code: str
+    status: str
+
+    def __str__(self) -> str:
+        return f"{self.at}: {self.message}"
+
+    def as_dict(self) -> dict[str, str]:
+        return {"at": self.at, "message": self.message, "code": self.code, "status": self.status}
+
+
+@dataclass(frozen=True)
 class CheckResult:
     name: str
     status: str
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Finding] = field(default_factory=list)
     # Facts a person may want even when the check passes (not_repeat: the closest story).
     details: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "status": self.status,
-            "problems": [{"at": problem.at, "message": problem.message} for problem in self.problems],
-        }
+        return {"name": self.name, "status": self.status, "problems": [problem.as_dict() for problem in self.problems]}
 
 
 class _Findings:
-    """Problems as a check finds them, each either failing the check or leaving it undecided."""
+    """Problems as a check finds them: failing it, leaving it undecided, or for the desk's review.
+
+    The check's status is its worst problem's (``CheckStatus.worst``); problems are listed
+    worst first, in the order found within each status.
+    """
 
     def __init__(self, name: str):
         self.name = name
-        self.failures: list[Problem] = []
-        self.unknowns: list[Problem] = []
+        self.found: list[Finding] = []
 
-    def fail(self, at: str, message: str) -> None:
-        self.failures.append(Problem(at, message))
+    def fail(self, at: str, message: str, *, code: str) -> None:
+        self.found.append(Finding(at, message, code, str(CheckStatus.FAIL)))
 
-    def unknown(self, at: str, message: str) -> None:
-        self.unknowns.append(Problem(at, message))
+    def unknown(self, at: str, message: str, *, code: str) -> None:
+        self.found.append(Finding(at, message, code, str(CheckStatus.UNKNOWN)))
+
+    def review(self, at: str, message: str, *, code: str) -> None:
+        self.found.append(Finding(at, message, code, str(CheckStatus.REVIEW)))
 
     def result(self, **details: Any) -> CheckResult:
-        if self.failures:
-            status = CheckStatus.FAIL
-        elif self.unknowns:
-            status = CheckStatus.UNKNOWN
-        else:
-            status = CheckStatus.PASS
-        problems = self.failures + self.unknowns
+        status = CheckStatus.worst(problem.status for problem in self.found)
+        problems = sorted(self.found, key=lambda problem: CHECK_SEVERITY[problem.status])
         return CheckResult(self.name, str(status), problems, details)
 
 
@@ -193,12 +209,14 @@ def manifests_exist(story: Story) -> CheckResult:
                 places[0],
                 f"manifest {manifest_id} does not exist{known}: {outcome.message}; cite an existing manifest"
                 + _also(places),
+                code="manifest_missing",
             )
         elif outcome.status == "error" and manifest is None:
             findings.unknown(
                 places[0],
                 f"manifest {manifest_id} is not in the store and the provider could not be asked: "
                 f"{outcome.message}" + _also(places),
+                code="provider_unreachable",
             )
     return findings.result()
 
@@ -226,17 +244,24 @@ def manifests_recent(story: Story) -> CheckResult:
     for manifest_id, places in cited.items():
         at, also = places[0], _also(places)
         if manifest_id not in stored:
-            findings.unknown(at, f"manifest {manifest_id} is not in the store, so its date is unknown{also}")
+            findings.unknown(
+                at,
+                f"manifest {manifest_id} is not in the store, so its date is unknown{also}",
+                code="manifest_not_stored",
+            )
             continue
         published = stored[manifest_id]
         if published is None:
-            findings.unknown(at, f"manifest {manifest_id} has no published date in the store{also}")
+            findings.unknown(
+                at, f"manifest {manifest_id} has no published date in the store{also}", code="manifest_undated"
+            )
         elif published > reference:
             days = (published - reference).days
             findings.fail(
                 at,
                 f"manifest {manifest_id} was published {published.isoformat()}, {days} day{'s' * (days != 1)} "
                 f"after {described}; a story cannot rest on a later source{also}",
+                code="manifest_after_story",
             )
         elif published < reference - timedelta(days=window):
             days = (reference - published).days
@@ -244,6 +269,7 @@ def manifests_recent(story: Story) -> CheckResult:
                 at,
                 f"manifest {manifest_id} was published {published.isoformat()}, {days} days before {described}; "
                 f"sources must be at most {window} days old{also}",
+                code="manifest_too_old",
             )
     return findings.result(window_days=window, reference_date=reference.isoformat())
 
@@ -271,19 +297,33 @@ def claims_belong(story: Story) -> CheckResult:
             at = f"{part.at}.cites[{number}]"
             manifest = stored.get(cite.manifest_id)
             if manifest is None:
-                findings.unknown(at, f"manifest {cite.manifest_id} is not in the store; its claims cannot be checked")
+                findings.unknown(
+                    at,
+                    f"manifest {cite.manifest_id} is not in the store; its claims cannot be checked",
+                    code="manifest_not_stored",
+                )
                 continue
             if not manifest.claim_count:
                 findings.unknown(
-                    at, f"manifest {cite.manifest_id} has no claims to check against: {_origin_note(manifest)}"
+                    at,
+                    f"manifest {cite.manifest_id} has no claims to check against: {_origin_note(manifest)}",
+                    code="claims_not_stored",
                 )
                 continue
             if not isinstance(cite.claim_ids, list):
-                findings.fail(at, f"claim_ids must be a list of claim id strings, not {cite.claim_ids!r}")
+                findings.fail(
+                    at,
+                    f"claim_ids must be a list of claim id strings, not {cite.claim_ids!r}",
+                    code="claim_ids_not_list",
+                )
                 continue
             for claim_id in cite.claim_ids:
                 if not isinstance(claim_id, str):
-                    findings.fail(at, f"claim id {claim_id!r} is not a string; claim ids are written as strings")
+                    findings.fail(
+                        at,
+                        f"claim id {claim_id!r} is not a string; claim ids are written as strings",
+                        code="claim_id_not_string",
+                    )
                 elif (cite.manifest_id, claim_id) not in pairs:
                     strays.append((at, cite, claim_id))
     if strays:
@@ -300,7 +340,11 @@ def claims_belong(story: Story) -> CheckResult:
                 if elsewhere
                 else "; no manifest in the store has a claim with this id"
             )
-            findings.fail(at, f"claim {claim_id} is not a claim of manifest {cite.manifest_id}{hint}")
+            findings.fail(
+                at,
+                f"claim {claim_id} is not a claim of manifest {cite.manifest_id}{hint}",
+                code="claim_not_in_manifest",
+            )
     return findings.result()
 
 
@@ -328,7 +372,7 @@ def not_repeat(story: Story) -> CheckResult:
     story_parts = parts(story)
     feature_set = repeat.features(story_texts(story, story_parts))
     if not feature_set:
-        findings.unknown("$", "the story has no text to compare with other stories")
+        findings.unknown("$", "the story has no text to compare with other stories", code="no_text")
         return findings.result()
     signature = repeat.minhash(feature_set)
     manifest_ids = list(_cited_manifests(story_parts))
@@ -360,6 +404,7 @@ def not_repeat(story: Story) -> CheckResult:
                 "$",
                 f"published stories in {window} are not in the repeat index; run "
                 "'manage.py index_story_signatures' to build it",
+                code="repeat_index_missing",
             )
         return findings.result(closest=None, candidates=0)
     scores, closest = best
@@ -384,6 +429,7 @@ def not_repeat(story: Story) -> CheckResult:
             f"repeats story {other.desk_id} '{other.slug}' ({other.absolute_url()}), published "
             f"{other.published_at.astimezone(UTC):%Y-%m-%d}: {scores.describe()}; {repeat.thresholds_text()}. "
             "Make it a follow-up with new facts, or update the earlier story instead",
+            code="repeat",
         )
     return findings.result(**details)
 
@@ -425,7 +471,9 @@ def paragraphs_supported(story: Story) -> CheckResult:
     for part in story_parts:
         claim_refs = [(cite.manifest_id, claim_id) for cite in part.cites for claim_id in claim_ids_of(cite)]
         if not claim_refs:
-            findings.fail(part.at, "cites no claim: every key fact and paragraph must cite at least one claim")
+            findings.fail(
+                part.at, "cites no claim: every key fact and paragraph must cite at least one claim", code="uncited"
+            )
             continue
         known_refs = [ref for ref in claim_refs if ref in texts]
         known = [texts[ref] for ref in known_refs]
@@ -442,9 +490,14 @@ def paragraphs_supported(story: Story) -> CheckResult:
                     part.at,
                     f"the texts of the cited claims are not in the store (manifest {', '.join(unreadable)}), "
                     "so support cannot be judged",
+                    code="claim_texts_not_stored",
                 )
             else:
-                findings.fail(part.at, "none of the cited claims exists in its manifest (see claims_belong)")
+                findings.fail(
+                    part.at,
+                    "none of the cited claims exists in its manifest (see claims_belong)",
+                    code="no_cited_claim_exists",
+                )
             continue
         context = [
             text
@@ -460,14 +513,43 @@ def paragraphs_supported(story: Story) -> CheckResult:
         if verdict.supported:
             continue
         for reason in verdict.reasons:
+            code = support_reason_code(reason)
             if unreadable:
                 findings.unknown(
                     part.at,
                     f"{reason} (some cited claims' texts are not in the store: manifest {', '.join(unreadable)})",
+                    code=code,
                 )
             else:
-                findings.fail(part.at, reason)
+                findings.fail(part.at, reason, code=code)
     return findings.result()
+
+
+# A support reason's kind, named by its prefix ('negation: the paragraph says ...') or its
+# wording, as the problem's code.
+_PREFIX_CODES = {
+    "negation": "negation",
+    "direction": "direction",
+    "date": "date",
+    "quantity": "quantity",
+    "entity swap": "entity_swap",
+    "modality": "modality",
+    "new predicate": "new_predicate",
+}
+_WORDING_CODES = (
+    ("is in none of the cited claims", "figure_not_in_claims"),
+    ("is named but no cited claim mentions it", "name_not_in_claims"),
+    ("content words are in the cited claims", "low_coverage"),
+    ("the support check reads paragraphs of up to", "passage_too_long"),
+)
+
+
+def support_reason_code(reason: str) -> str:
+    """The code of a reason the support check gives for not backing a passage."""
+    prefix, colon, _ = reason.partition(":")
+    if colon and prefix in _PREFIX_CODES:
+        return _PREFIX_CODES[prefix]
+    return next((code for wording, code in _WORDING_CODES if wording in reason), "not_supported")
 
 
 CHECKS: tuple[tuple[str, Callable[[Story], CheckResult]], ...] = (

@@ -5,8 +5,9 @@ It refuses unless the newest run for the story's *current* content passed, or a 
 story's newsroom gives a written reason (kept on the run). An edit
 changes the story's content hash, so a run checked before the edit no longer counts.
 
-``story_apply_verdict`` moves a submitted story to verified or failed when its run finishes,
-and publishes it through the gate when its newsroom publishes automatically. A run that could
+``story_apply_verdict`` moves a submitted story to verified, review or failed when its run
+finishes, and publishes a verified one through the gate when its newsroom publishes
+automatically. A run that could
 not decide (``unknown``: the provider down, a claim's text not known) is no verdict on the story:
 it stays submitted, and the run gets the time at which the beat sweep asks again. Both are safe to
 call again with the same run (a redelivered task does): every state change is an atomic claim
@@ -35,7 +36,7 @@ from stories.services import (
     version_freeze,
 )
 
-from .models import VerificationRun
+from .models import CHECK_SEVERITY, CheckStatus, VerificationRun
 
 logger = logging.getLogger(__name__)
 
@@ -45,10 +46,18 @@ AUTO_PUBLISH_ACTOR = "auto-publish"
 PUBLISHABLE = (
     Story.Status.DRAFT,
     Story.Status.SUBMITTED,
+    Story.Status.REVIEW,
     Story.Status.VERIFIED,
     Story.Status.FAILED,
     Story.Status.PUBLISHED,
 )
+# What a finished run that decided makes of its submitted story. A run left for review never
+# publishes by itself: the desk confirms its parts first.
+STORY_STATUS_AFTER = {
+    VerificationRun.Status.PASSED: Story.Status.VERIFIED,
+    VerificationRun.Status.REVIEW: Story.Status.REVIEW,
+    VerificationRun.Status.FAILED: Story.Status.FAILED,
+}
 # How many of a run's problems a refusal quotes.
 SHOWN_PROBLEMS = 3
 
@@ -73,11 +82,10 @@ class PublishResult:
 
 def run_problems(run: VerificationRun, limit: int = SHOWN_PROBLEMS) -> list[str]:
     """The run's problems as 'check: at: message' lines, failing checks first."""
-    order = {"fail": 0, "unknown": 1}
     lines = [
-        f"{check['name']} ({check['status']}): {problem['at']}: {problem['message']}"
-        for check in sorted(run.checks, key=lambda check: order.get(check["status"], 2))
-        if check["status"] != "pass"
+        f"{check['name']} ({problem.get('status', check['status'])}): {problem['at']}: {problem['message']}"
+        for check in sorted(run.checks, key=lambda check: CHECK_SEVERITY.get(check["status"], len(CHECK_SEVERITY)))
+        if check["status"] != CheckStatus.PASS
         for problem in check.get("problems", [])
     ]
     shown = lines[:limit]
@@ -248,7 +256,7 @@ def story_apply_verdict(*, run: VerificationRun) -> Story:
     """
     run = VerificationRun.objects.select_related("story__newsroom").get(pk=run.pk)
     story = run.story
-    if not run.is_finished or story.status not in (Story.Status.SUBMITTED, Story.Status.VERIFIED):
+    if not run.is_finished or story.status not in (Story.Status.SUBMITTED, Story.Status.REVIEW, Story.Status.VERIFIED):
         return story
     if run.content_hash != story.content_hash:
         # Claim on the hash too: only a story still holding the edited content goes back.
@@ -272,7 +280,7 @@ def story_apply_verdict(*, run: VerificationRun) -> Story:
         return story
     passed = run.status == VerificationRun.Status.PASSED
     Story.objects.filter(pk=story.pk, status=Story.Status.SUBMITTED, content_hash=run.content_hash).update(
-        status=Story.Status.VERIFIED if passed else Story.Status.FAILED, updated_at=timezone.now()
+        status=STORY_STATUS_AFTER[run.status], updated_at=timezone.now()
     )
     if passed and story.newsroom.auto_publish:
         try:

@@ -24,6 +24,23 @@ class CheckStatus(models.TextChoices):
     PASS = "pass", "Pass"
     FAIL = "fail", "Fail"
     UNKNOWN = "unknown", "Unknown"
+    # Nothing found wrong that the check is sure of, but a part it cannot vouch for: the desk
+    # reads the part beside its cited claims and confirms it, or it does not go out.
+    REVIEW = "review", "Needs review"
+
+    @classmethod
+    def worst(cls, statuses: Iterable[str]) -> CheckStatus:
+        """The status of a check (or a run) from its problems' (its checks'): fail, then
+        unknown, then review, then pass."""
+        found = set(statuses)
+        return next((cls(status) for status in CHECK_SEVERITY if status in found), cls.PASS)
+
+
+# Worst first: the order problems are listed in, and which status a check or a run takes.
+CHECK_SEVERITY = {
+    status: rank
+    for rank, status in enumerate((CheckStatus.FAIL, CheckStatus.UNKNOWN, CheckStatus.REVIEW, CheckStatus.PASS))
+}
 
 
 class VerificationRunQuerySet(models.QuerySet):
@@ -100,8 +117,9 @@ class VerificationRun(models.Model):
         PASSED = "passed", "Passed"
         FAILED = "failed", "Failed"
         UNKNOWN = "unknown", "Unknown (some checks could not decide)"
+        REVIEW = "review", "Needs the desk's review"
 
-    FINISHED = (Status.PASSED, Status.FAILED, Status.UNKNOWN)
+    FINISHED = (Status.PASSED, Status.FAILED, Status.UNKNOWN, Status.REVIEW)
 
     story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="verification_runs")
     # The story's content_hash when the run was queued: what this run's verdict is about.
@@ -203,13 +221,21 @@ class VerificationRun(models.Model):
 
     @staticmethod
     def status_for(check_statuses: Iterable[str]) -> str:
-        """A run fails if any check fails; it is unknown if none fails but some could not decide."""
+        """A run fails if any check fails; it is unknown if none fails but some could not decide
+        (or there were no checks); it needs review if every other check passed but some part
+        waits on the desk; else it passed."""
         statuses = set(check_statuses)
-        if CheckStatus.FAIL in statuses:
-            return VerificationRun.Status.FAILED
-        if CheckStatus.UNKNOWN in statuses or not statuses:
+        if not statuses:
             return VerificationRun.Status.UNKNOWN
-        return VerificationRun.Status.PASSED
+        return RUN_STATUS_OF_CHECKS[CheckStatus.worst(statuses)]
+
+
+RUN_STATUS_OF_CHECKS = {
+    CheckStatus.FAIL: VerificationRun.Status.FAILED,
+    CheckStatus.UNKNOWN: VerificationRun.Status.UNKNOWN,
+    CheckStatus.REVIEW: VerificationRun.Status.REVIEW,
+    CheckStatus.PASS: VerificationRun.Status.PASSED,
+}
 
 
 class StorySignature(models.Model):

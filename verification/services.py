@@ -113,7 +113,14 @@ def _perform_checks(story: Story) -> list[dict[str, Any]]:
             entry = {
                 "name": name,
                 "status": str(CheckStatus.UNKNOWN),
-                "problems": [{"at": "$", "message": f"the check could not run: {type(error).__name__}: {error}"}],
+                "problems": [
+                    {
+                        "at": "$",
+                        "message": f"the check could not run: {type(error).__name__}: {error}",
+                        "code": "check_crashed",
+                        "status": str(CheckStatus.UNKNOWN),
+                    }
+                ],
             }
         entry["duration_ms"] = round((time.perf_counter() - started) * 1000, 2)
         results.append(entry)
@@ -138,7 +145,12 @@ def verification_run_execute(*, run_id: int) -> VerificationRun:
                 "name": name,
                 "status": str(CheckStatus.UNKNOWN),
                 "problems": [
-                    {"at": "$", "message": "the story was edited after this run was queued; a newer run checks it"}
+                    {
+                        "at": "$",
+                        "message": "the story was edited after this run was queued; a newer run checks it",
+                        "code": "edited_since_queued",
+                        "status": str(CheckStatus.UNKNOWN),
+                    }
                 ],
                 "duration_ms": 0.0,
             }

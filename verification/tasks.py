@@ -202,7 +202,9 @@ def _give_up(run: VerificationRun, now: Any) -> bool:
         f"the checks were started {run.attempts} times and never finished (each time the worker "
         "died or ran out of time); they are tried again later, or a chief may override"
     )
-    checks = [{"name": "run", "status": str(CheckStatus.UNKNOWN), "problems": [{"at": "$", "message": message}]}]
+    undecided = str(CheckStatus.UNKNOWN)
+    problem = {"at": "$", "message": message, "code": "run_never_finished", "status": undecided}
+    checks = [{"name": "run", "status": undecided, "problems": [problem]}]
     lease = timedelta(seconds=settings.VERIFY_RUN_LEASE_SECONDS)
     # The claim: only a run still running past its lease is ended, never one a worker took back.
     return bool(

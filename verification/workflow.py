@@ -64,6 +64,7 @@ __all__ = [
 SUBMITTABLE = (
     Story.Status.DRAFT,
     Story.Status.SUBMITTED,
+    Story.Status.REVIEW,
     Story.Status.VERIFIED,
     Story.Status.FAILED,
     Story.Status.PUBLISHED,

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import threading
 
 import pytest
 from django.db import connection
 from django.utils import timezone
 
-from stories.models import Story
+from stories.models import PublishedVersion, Story
 from tests.factories import StoryFactory
-from verification.checks import CHECKS
+from verification.checks import CHECKS, _Findings
+from verification.gate import PublishRefused, story_publish
 from verification.models import VerificationRun
 from verification.services import story_verify, verification_run_execute, verification_run_request
+from verification.workflow import story_submit
 
 from .conftest import make_manifest, story_document
 
@@ -96,7 +99,12 @@ def test_a_failing_check_fails_the_run(import_story):
 
     assert run.status == VerificationRun.Status.FAILED
     assert run.check_result("paragraphs_supported")["problems"] == [
-        {"at": "sections[0].paragraphs[0]", "message": "'13' is in none of the cited claims (they give 12)"}
+        {
+            "at": "sections[0].paragraphs[0]",
+            "message": "'13' is in none of the cited claims (they give 12)",
+            "code": "figure_not_in_claims",
+            "status": "fail",
+        }
     ]
 
 
@@ -121,7 +129,12 @@ def test_a_run_of_content_edited_after_it_was_queued_ends_unknown_without_checki
 
     assert run.status == VerificationRun.Status.UNKNOWN
     assert run.checks[0]["problems"] == [
-        {"at": "$", "message": "the story was edited after this run was queued; a newer run checks it"}
+        {
+            "at": "$",
+            "message": "the story was edited after this run was queued; a newer run checks it",
+            "code": "edited_since_queued",
+            "status": "unknown",
+        }
     ]
 
 
@@ -174,7 +187,14 @@ def test_a_check_that_crashes_is_recorded_as_unknown_and_the_others_still_run(st
     run = story_verify(story=story, started_by="test")
 
     assert run.status == VerificationRun.Status.UNKNOWN
-    assert run.checks[0]["problems"] == [{"at": "$", "message": "the check could not run: RuntimeError: boom"}]
+    assert run.checks[0]["problems"] == [
+        {
+            "at": "$",
+            "message": "the check could not run: RuntimeError: boom",
+            "code": "check_crashed",
+            "status": "unknown",
+        }
+    ]
     assert [check["status"] for check in run.checks[1:]] == ["pass"] * 4
 
 
@@ -189,6 +209,9 @@ def test_a_run_needs_to_say_who_started_it(story):
         (["pass", "pass"], "passed"),
         (["pass", "unknown"], "unknown"),
         (["unknown", "fail"], "failed"),
+        (["pass", "review"], "review"),
+        (["review", "unknown"], "unknown"),
+        (["fail", "review"], "failed"),
         ([], "unknown"),
     ],
 )
@@ -229,3 +252,54 @@ def test_two_workers_racing_for_one_run_perform_it_once(require_postgres):
     assert run.is_finished
     assert len(results) == 4
     assert Story.objects.count() == 1
+
+
+def test_a_check_lists_its_problems_worst_first_and_takes_the_worst_status():
+    findings = _Findings("paragraphs_supported")
+    findings.review("sections[0].paragraphs[0]", "cannot vouch for it", code="new_predicate")
+    findings.fail("sections[0].paragraphs[1]", "says 13", code="figure_not_in_claims")
+    findings.unknown("sections[0].paragraphs[2]", "text not stored", code="claim_texts_not_stored")
+
+    result = findings.result()
+
+    assert result.status == "fail"
+    assert [(problem.status, problem.code) for problem in result.problems] == [
+        ("fail", "figure_not_in_claims"),
+        ("unknown", "claim_texts_not_stored"),
+        ("review", "new_predicate"),
+    ]
+
+
+def test_a_run_left_for_review_leaves_its_story_for_the_desk_and_never_publishes_it(
+    import_story, monkeypatch, django_capture_on_commit_callbacks
+):
+    make_manifest(M1, {"c1": CLAIM}, published=timezone.now().date().isoformat())
+    story = import_story(story_document(paragraphs=[(CLAIM, [(M1, ["c1"])])]), as_draft=True)
+
+    def for_review(story):
+        findings = _Findings("paragraphs_supported")
+        findings.review("sections[0].paragraphs[0]", "the rules cannot vouch for it", code="new_predicate")
+        return findings.result()
+
+    monkeypatch.setattr("verification.services.CHECKS", (*CHECKS[:4], ("paragraphs_supported", for_review)))
+    story.newsroom.auto_publish = True
+    story.newsroom.save()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        run = story_submit(story=story, actor="test")
+    run.refresh_from_db()
+
+    assert run.status == VerificationRun.Status.REVIEW
+    assert run.checks[-1]["problems"] == [
+        {
+            "at": "sections[0].paragraphs[0]",
+            "message": "the rules cannot vouch for it",
+            "code": "new_predicate",
+            "status": "review",
+        }
+    ]
+    story.refresh_from_db()
+    assert story.status == Story.Status.REVIEW
+    assert not PublishedVersion.objects.filter(pk=story.pk).exists()
+    with pytest.raises(PublishRefused, match=re.escape("paragraphs_supported (review): sections[0].paragraphs[0]")):
+        story_publish(story=story, actor="test")

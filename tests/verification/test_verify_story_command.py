@@ -78,7 +78,12 @@ def test_json_of_a_failing_story_carries_the_problems_and_exits_1(failing_story)
         "name": "paragraphs_supported",
         "status": "fail",
         "problems": [
-            {"at": "sections[0].paragraphs[0]", "message": "'13' is in none of the cited claims (they give 12)"}
+            {
+                "at": "sections[0].paragraphs[0]",
+                "message": "'13' is in none of the cited claims (they give 12)",
+                "code": "figure_not_in_claims",
+                "status": "fail",
+            }
         ],
     }
 

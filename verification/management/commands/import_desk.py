@@ -89,7 +89,12 @@ class Command(BaseCommand):
             run.refresh_from_db()
             if run.is_finished and run.status != run.Status.PASSED:
                 problems = "; ".join(run_problems(run))
-                if run.status == run.Status.UNKNOWN:
+                if run.status == run.Status.REVIEW:
+                    self.stderr.write(
+                        f"story {story.desk_id}: imported, not published yet: parts wait on the desk's review "
+                        f"({problems}); an editor confirms them in admin"
+                    )
+                elif run.status == run.Status.UNKNOWN:
                     self.stderr.write(
                         f"story {story.desk_id}: imported, not published yet: the checks could not decide "
                         f"({problems}); it stays submitted and they run again by themselves"

@@ -7,19 +7,21 @@ from verification.models import VerificationRun
 from verification.services import story_verify
 
 # Exit statuses: 0 every check passed, 1 some check failed, 3 none failed but some could not
-# decide (or another worker is still running the checks).
-EXIT_STATUS = {VerificationRun.Status.PASSED: 0, VerificationRun.Status.FAILED: 1}
+# decide (or another worker is still running the checks), 4 nothing failed or was undecided but
+# some parts wait on the desk's review.
+EXIT_STATUS = {VerificationRun.Status.PASSED: 0, VerificationRun.Status.FAILED: 1, VerificationRun.Status.REVIEW: 4}
 EXIT_UNDECIDED = 3
 # A bad or unknown id: not 1, which says a check failed.
 EXIT_USAGE = 2
-MARKS = {"pass": "pass", "fail": "FAIL", "unknown": "unknown"}
+MARKS = {"pass": "pass", "fail": "FAIL", "unknown": "unknown", "review": "review"}
 
 
 class Command(BaseCommand):
     help = (
         "Run the five checks on a story now and print them. ID is the story's desk/1 id. A passed or "
         "failed run for the story's current content is reused unless --again. Exit status: 0 all checks "
-        "pass, 1 some check fails, 3 none fails but some could not decide, 2 no such story."
+        "pass, 1 some check fails, 3 none fails but some could not decide, 4 parts wait on the desk's "
+        "review, 2 no such story."
     )
 
     def add_arguments(self, parser):
@@ -53,7 +55,16 @@ class Command(BaseCommand):
                 {
                     "name": check["name"],
                     "status": check["status"],
-                    "problems": [{"at": problem["at"], "message": problem["message"]} for problem in check["problems"]],
+                    "problems": [
+                        {
+                            "at": problem["at"],
+                            "message": problem["message"],
+                            # Runs recorded before problems had codes carry neither.
+                            "code": problem.get("code", ""),
+                            "status": problem.get("status", check["status"]),
+                        }
+                        for problem in check["problems"]
+                    ],
                 }
                 for check in run.checks
             ],
@@ -67,6 +78,9 @@ class Command(BaseCommand):
         unknown = [check["name"] for check in run.checks if check["status"] == "unknown"]
         if failed:
             return f"story {story.desk_id}: {len(failed)} check(s) failed: {', '.join(failed)}"
+        if run.status == VerificationRun.Status.REVIEW:
+            parts = sum(len(check["problems"]) for check in run.checks if check["status"] == "review")
+            return f"story {story.desk_id}: {parts} part(s) wait on the desk's review before it may publish"
         return f"story {story.desk_id}: {len(unknown)} check(s) could not decide: {', '.join(unknown)}"
 
     def _print(self, story: Story, run: VerificationRun) -> None:
@@ -86,7 +100,8 @@ class Command(BaseCommand):
             style = {"pass": self.style.SUCCESS, "fail": self.style.ERROR}.get(check["status"], self.style.WARNING)
             self.stdout.write(style(line))
             for problem in check["problems"]:
-                self.stdout.write(f"           {problem['at']}: {problem['message']}")
+                code = f" [{problem['code']}]" if problem.get("code") else ""
+                self.stdout.write(f"           {problem['at']}: {problem['message']}{code}")
 
 
 def json_dumps(document: dict) -> str:
