@@ -26,7 +26,7 @@ from stories.paths import describe_path
 
 from . import desk_admin  # noqa: F401  (registers the editions' and manifests' desk pages)
 from .gate import run_problems
-from .models import VerificationRun
+from .models import ReviewDecision, VerificationRun
 from .workflow_admin import StoryWorkflowAdminMixin
 
 STATUS_COLOURS = {
@@ -67,6 +67,28 @@ def checks_html(run: VerificationRun) -> SafeString:
             )
         )
     return format_html('<ul style="margin-left: 0">{}</ul>', format_html_join("", "{}", ((item,) for item in items)))
+
+
+@admin.register(ReviewDecision)
+class ReviewDecisionAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
+    """The desk's decisions on parts left for review: records, read-only here. Decisions are
+    made on a story's review page (its "Review" button), through ``story_review_decide``."""
+
+    list_display = ["story", "at", "verdict", "decided_by_name", "decided_at"]
+    list_filter = ["verdict", "decided_at"]
+    list_select_related = ["story"]
+    search_fields = ["=story__desk_id", "story__headline", "decided_by_name"]
+    fields = ["story", "at", "verdict", "decided_by", "decided_by_name", "decided_at", "passage_hash", "claims_hash"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: ReviewDecision | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: ReviewDecision | None = None) -> bool:
+        return False
 
 
 @admin.register(VerificationRun)

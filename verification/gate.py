@@ -26,8 +26,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from newsroom.roles import may_write
 from stories.desk import SITE_TEXT_MODELS, site_texts_in_force
 from stories.models import PublishedVersion, Story
+from stories.paths import describe_path
 from stories.services import (
     WorkflowError,
     WorkflowPermissionDenied,
@@ -36,7 +38,8 @@ from stories.services import (
     version_freeze,
 )
 
-from .models import CHECK_SEVERITY, CheckStatus, VerificationRun
+from .models import CHECK_SEVERITY, CheckStatus, ReviewDecision, VerificationRun
+from .review import review_items, review_outcome, run_allows_publication
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +61,8 @@ STORY_STATUS_AFTER = {
     VerificationRun.Status.REVIEW: Story.Status.REVIEW,
     VerificationRun.Status.FAILED: Story.Status.FAILED,
 }
+# The statuses a story of a run left for review takes as the desk decides its parts.
+UNDER_REVIEW = (Story.Status.REVIEW, Story.Status.VERIFIED, Story.Status.FAILED)
 # How many of a run's problems a refusal quotes.
 SHOWN_PROBLEMS = 3
 
@@ -144,7 +149,7 @@ def story_publish(*, story: Story, actor: str, user: Any = None, override_reason
             raise PublishRefused(f"Story {current.desk_id} cannot be published: {why}")
 
         overriding = False
-        if not run.allows_publication:
+        if not run_allows_publication(run):
             if not reason:
                 raise PublishRefused(
                     f"Story {current.desk_id} cannot be published: {_why_not_passed(run)}. "
@@ -165,6 +170,10 @@ def story_publish(*, story: Story, actor: str, user: Any = None, override_reason
             run.save(update_fields=["override_reason", "overridden_by", "overridden_at"])
             gate = f"overridden by {actor} (run {run.pk} {run.status}): {reason}"
             note = f"published overriding checks (run {run.pk})"
+        elif run.status == VerificationRun.Status.REVIEW:
+            confirmed = len(review_items(run))
+            gate = f"checks passed, {confirmed} part{'s' * (confirmed != 1)} confirmed by the desk (run {run.pk})"
+            note = f"published (run {run.pk} passed with the desk's review)"
         else:
             gate = f"checks passed (run {run.pk})"
             note = f"published (run {run.pk} passed)"
@@ -278,14 +287,65 @@ def story_apply_verdict(*, run: VerificationRun) -> Story:
         ):
             logger.info("story %s: run %s could not decide; the checks run again later", story.pk, run.pk)
         return story
-    passed = run.status == VerificationRun.Status.PASSED
+    # A run left for review may already be settled: its parts unchanged since the desk decided.
+    after = review_outcome(run) if run.status == VerificationRun.Status.REVIEW else STORY_STATUS_AFTER[run.status]
     Story.objects.filter(pk=story.pk, status=Story.Status.SUBMITTED, content_hash=run.content_hash).update(
-        status=STORY_STATUS_AFTER[run.status], updated_at=timezone.now()
+        status=after, updated_at=timezone.now()
     )
-    if passed and story.newsroom.auto_publish:
+    return _auto_publish(story, run) if after == Story.Status.VERIFIED else Story.objects.get(pk=story.pk)
+
+
+def _auto_publish(story: Story, run: VerificationRun) -> Story:
+    if story.newsroom.auto_publish:
         try:
             return story_publish(story=story, actor=AUTO_PUBLISH_ACTOR).story
         except PublishRefused as refusal:
             # Checks passed but publication is blocked (e.g. its URL is taken): an editor decides.
             logger.warning("story %s passed its checks but was not auto-published: %s", story.pk, refusal.message)
     return Story.objects.get(pk=story.pk)
+
+
+def story_review_decide(*, story: Story, at: str, verdict: str, user: Any) -> Story:
+    """Record the desk's word on a part the current run left for review, and act on it.
+
+    ``verdict`` is ``confirmed`` (the passage is backed by its cited claims) or
+    ``not_supported``. Only a signed-in editor or chief of the story's newsroom decides: no
+    API route or tool leads here, so a writer agent's token never confirms its own text.
+    Once every part is confirmed the story is verified and, when its newsroom publishes
+    automatically, published through the gate; one part not supported fails it. Deciding
+    again replaces the decision (a chief may reverse an editor). Raises ``WorkflowError``
+    naming what is wrong: nothing waits on review, or the part does not.
+    """
+    if verdict not in ReviewDecision.Verdict.values:
+        raise WorkflowError(f"verdict: {verdict!r} is not one of {', '.join(ReviewDecision.Verdict.values)}")
+    if user is None or not may_write(user, story.newsroom_id):
+        raise WorkflowPermissionDenied("Reviewing a story's support needs the editor or chief role in its newsroom")
+    with transaction.atomic():
+        current = Story.objects.select_for_update().get(pk=story.pk)
+        run = VerificationRun.objects.current_for(current)
+        if run is None or run.status != VerificationRun.Status.REVIEW:
+            raise WorkflowError(f"Story {current.desk_id} has no check run of its current content waiting on review")
+        items = review_items(run)
+        item = next((item for item in items if item.at == at), None)
+        if item is None:
+            raise WorkflowError(f"{describe_path(at)} of story {current.desk_id} does not wait on review")
+        ReviewDecision.objects.update_or_create(
+            story=current,
+            passage_hash=item.passage_hash,
+            claims_hash=item.claims_hash,
+            defaults={
+                "at": item.at,
+                "verdict": verdict,
+                "decided_by": user,
+                "decided_by_name": user.get_username(),
+                "decided_at": timezone.now(),
+            },
+        )
+        words = "confirmed the support of" if verdict == ReviewDecision.Verdict.CONFIRMED else "found not supported"
+        story_record_change(story=current, actor=user.get_username(), note=f"{words} {item.where} (run {run.pk})")
+        after = review_outcome(run)
+        Story.objects.filter(pk=current.pk, status__in=UNDER_REVIEW, content_hash=run.content_hash).update(
+            status=after, updated_at=timezone.now()
+        )
+    logger.info("story %s: %s %s %s", current.desk_id, user.get_username(), words, at)
+    return _auto_publish(current, run) if after == Story.Status.VERIFIED else Story.objects.get(pk=current.pk)

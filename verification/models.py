@@ -238,6 +238,47 @@ RUN_STATUS_OF_CHECKS = {
 }
 
 
+class ReviewDecision(models.Model):
+    """The desk's word on a part the support check could not vouch for: an editor or chief of
+    the story's newsroom read the passage beside its cited claims and confirmed its support, or
+    found it not supported.
+
+    A decision is about exactly what was read: the passage's text and the cited claims' texts,
+    by hash. Editing the passage, or a change of a cited claim's text, makes it stale (no longer
+    matching), and the part waits on the desk again; an unchanged part keeps its decision
+    through edits of other parts and new runs. ``verification.review`` reads them;
+    ``verification.gate.story_review_decide`` records them.
+    """
+
+    class Verdict(models.TextChoices):
+        CONFIRMED = "confirmed", "Support confirmed"
+        NOT_SUPPORTED = "not_supported", "Not supported"
+
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="review_decisions")
+    # Where the part was when it was decided, for people; matching is by the hashes.
+    at = models.CharField(max_length=100)
+    passage_hash = models.CharField(max_length=64)
+    claims_hash = models.CharField(max_length=64)
+    verdict = models.CharField(max_length=20, choices=Verdict.choices)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # Kept when the user is deleted: the audit trail names who decided.
+    decided_by_name = models.CharField(max_length=150)
+    decided_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-decided_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["story", "passage_hash", "claims_hash"], name="one_review_decision_per_reading"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_verdict_display()}: {self.at} of story {self.story_id}"
+
+
 class StorySignature(models.Model):
     """What the repeat check compares: a MinHash of a published story's text and its manifests.
 

@@ -39,6 +39,7 @@ from .gate import (
     story_apply_verdict,
     story_publish,
     story_publish_unchecked,
+    story_review_decide,
 )
 from .models import VerificationRun
 from .services import verification_run_request
@@ -56,6 +57,7 @@ __all__ = [
     "story_publish",
     "story_publish_unchecked",
     "story_retract",
+    "story_review_decide",
     "story_submit",
 ]
 

@@ -30,6 +30,7 @@ from stories.services import RETRACTION_REASON_MAX
 
 from .gate import run_problems
 from .models import VerificationRun
+from .review import review_items, review_problems
 from .workflow import (
     SUBMITTABLE,
     OverrideRefused,
@@ -38,8 +39,19 @@ from .workflow import (
     story_add_correction,
     story_publish,
     story_retract,
+    story_review_decide,
     story_submit,
 )
+
+
+def _waiting_on_review(story: Story) -> int:
+    """How many parts of the story's current content the checks left for the desk's review."""
+    if story.status not in (Story.Status.REVIEW, Story.Status.FAILED, Story.Status.VERIFIED):
+        return 0
+    run = VerificationRun.objects.current_for(story)
+    if run is None or run.status != VerificationRun.Status.REVIEW:
+        return 0
+    return len(review_problems(run))
 
 
 class OverrideForm(forms.Form):
@@ -98,6 +110,7 @@ class StoryWorkflowAdminMixin:
 
     change_form_template = "admin/verification/story_workflow/change_form.html"
     workflow_form_template = "admin/verification/story_workflow/form.html"
+    workflow_review_template = "admin/verification/story_workflow/review.html"
     actions = ["submit_selected", "publish_selected"]
 
     # --- What editors see --------------------------------------------------------------------
@@ -146,7 +159,10 @@ class StoryWorkflowAdminMixin:
                 "can_publish": story.status in SUBMITTABLE,
                 "can_correct": story.is_public,
                 "can_retract": story.is_public,
-                "urls": {step: self._step_url(step, story) for step in ("submit", "publish", "retract", "correct")},
+                "urls": {
+                    step: self._step_url(step, story) for step in ("submit", "publish", "retract", "correct", "review")
+                },
+                "review_waiting": _waiting_on_review(story),
             }
         return super().change_view(request, object_id, form_url, extra_context=context)
 
@@ -161,6 +177,7 @@ class StoryWorkflowAdminMixin:
                 ("publish", self.publish_view),
                 ("retract", self.retract_view),
                 ("correct", self.correct_view),
+                ("review", self.review_view),
             )
         ]
         return steps + super().get_urls()
@@ -239,6 +256,13 @@ class StoryWorkflowAdminMixin:
                 )
             elif result.overridden:
                 self.message_user(request, "Published, overriding the checks; your reason is kept with the run.")
+            elif result.run.status == VerificationRun.Status.REVIEW:
+                self.message_user(
+                    request,
+                    f"Published: run {result.run.pk} found nothing wrong, and the desk confirmed the support of "
+                    "every part it left for review.",
+                    messages.SUCCESS,
+                )
             else:
                 self.message_user(request, f"Published: run {result.run.pk} passed every check.", messages.SUCCESS)
         return self._back_to(story)
@@ -255,6 +279,53 @@ class StoryWorkflowAdminMixin:
             refusal=refusal,
             problems=run_problems(run, limit=20) if run is not None else [],
         )
+
+    def review_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The parts the current run left for review, each beside its cited claims' texts and
+        the reasons, with "Confirm support" and "Not supported"."""
+        story = self._story_for_step(request, object_id)
+        if request.method == "POST":
+            try:
+                story = story_review_decide(
+                    story=story,
+                    at=request.POST.get("at", ""),
+                    verdict=request.POST.get("verdict", ""),
+                    user=request.user,
+                )
+            except WorkflowError as error:
+                self.message_user(request, error.message, messages.ERROR)
+            else:
+                self._say_review_outcome(request, story)
+            return HttpResponseRedirect(self._step_url("review", story))
+        run = VerificationRun.objects.current_for(story)
+        items = review_items(run) if run is not None and run.status == VerificationRun.Status.REVIEW else []
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": story,
+            "title": f"Review the support of “{story}”",
+            "run": run,
+            "items": items,
+            "open_count": sum(item.state == "open" for item in items),
+            "action": self._step_url("review", story),
+            "change_url": reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[story.pk]),
+        }
+        return TemplateResponse(request, self.workflow_review_template, context)
+
+    def _say_review_outcome(self, request: HttpRequest, story: Story) -> None:
+        if story.status == Story.Status.PUBLISHED:
+            self.message_user(request, "Every part is confirmed: the story was published.", messages.SUCCESS)
+        elif story.status == Story.Status.VERIFIED:
+            self.message_user(request, "Every part is confirmed: the story may be published.", messages.SUCCESS)
+        elif story.status == Story.Status.FAILED:
+            self.message_user(
+                request,
+                "Recorded: a part is not supported, so the story cannot be published as it is. Rewrite the part "
+                "in the claims' words or cite the claims that back it, then submit it again.",
+                messages.WARNING,
+            )
+        else:
+            self.message_user(request, "Recorded.", messages.SUCCESS)
 
     def retract_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         story = self._story_for_step(request, object_id)

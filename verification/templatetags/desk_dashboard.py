@@ -36,8 +36,8 @@ def _tile(title: str, help: str, stories: QuerySet, url: str) -> Tile:
 
 
 def dashboard_tiles(user: Any) -> list[Tile]:
-    """Failed checks, checks that could not decide, verified and waiting, scheduled, drafts older
-    than a day: a few queries whatever the number of stories."""
+    """Failed checks, parts waiting on review, checks that could not decide, verified and
+    waiting, scheduled, drafts older than a day: a few queries whatever the number of stories."""
     mine = Story.objects.for_user(user).order_by("-updated_at")
     changelist = reverse("admin:stories_story_changelist")
     # Submitted, and a run of exactly this content ended unknown: had one decided, the story
@@ -51,6 +51,13 @@ def dashboard_tiles(user: Any) -> list[Tile]:
             "Fix what the checks found, then submit again.",
             mine.filter(status=Story.Status.FAILED),
             f"{changelist}?status__exact={Story.Status.FAILED}",
+        ),
+        _tile(
+            "Waiting on the desk's review",
+            "The checks found nothing wrong but could not show some parts are backed by their claims: "
+            "read them beside the claims and confirm, or say they are not supported.",
+            mine.filter(status=Story.Status.REVIEW),
+            f"{changelist}?status__exact={Story.Status.REVIEW}",
         ),
         _tile(
             "Checks could not decide",
