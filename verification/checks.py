@@ -454,9 +454,12 @@ def _index_missing(story: Story, start: Any, end: Any) -> bool:
 def paragraphs_supported(story: Story) -> CheckResult:
     """Every key fact and paragraph cites a claim and is backed by the cited claims' texts.
 
-    See ``verification.support`` for the method. A passage whose cited claims' texts are not
-    all known (a manifest known only from a story import) is unknown rather than failed when
-    the known texts do not back it.
+    See ``verification.support`` for the method. Each passage gets a verdict: a supported one
+    has no problem; an unsupported one (a contradiction or a figure the claims do not give) fails
+    the check with its reasons; any other is for the desk's review, with why the rules could not
+    show it. Every reason carries the code its rule gives. A passage whose cited claims' texts
+    are not all known (a manifest known only from a story import) is unknown rather than failed
+    or reviewed when the known texts do not back it.
     """
     findings = _Findings("paragraphs_supported")
     story_parts = parts(story)
@@ -512,44 +515,18 @@ def paragraphs_supported(story: Story) -> CheckResult:
         verdict = support.assess(part.text, known, context, labels)
         if verdict.supported:
             continue
-        for reason in verdict.reasons:
-            code = support_reason_code(reason)
+        for reason in verdict.problems:
             if unreadable:
                 findings.unknown(
                     part.at,
                     f"{reason} (some cited claims' texts are not in the store: manifest {', '.join(unreadable)})",
-                    code=code,
+                    code=reason.code,
                 )
+            elif verdict.verdict == support.UNSUPPORTED:
+                findings.fail(part.at, reason.text, code=reason.code)
             else:
-                findings.fail(part.at, reason, code=code)
+                findings.review(part.at, reason.text, code=reason.code)
     return findings.result()
-
-
-# A support reason's kind, named by its prefix ('negation: the paragraph says ...') or its
-# wording, as the problem's code.
-_PREFIX_CODES = {
-    "negation": "negation",
-    "direction": "direction",
-    "date": "date",
-    "quantity": "quantity",
-    "entity swap": "entity_swap",
-    "modality": "modality",
-    "new predicate": "new_predicate",
-}
-_WORDING_CODES = (
-    ("is in none of the cited claims", "figure_not_in_claims"),
-    ("is named but no cited claim mentions it", "name_not_in_claims"),
-    ("content words are in the cited claims", "low_coverage"),
-    ("the support check reads paragraphs of up to", "passage_too_long"),
-)
-
-
-def support_reason_code(reason: str) -> str:
-    """The code of a reason the support check gives for not backing a passage."""
-    prefix, colon, _ = reason.partition(":")
-    if colon and prefix in _PREFIX_CODES:
-        return _PREFIX_CODES[prefix]
-    return next((code for wording, code in _WORDING_CODES if wording in reason), "not_supported")
 
 
 CHECKS: tuple[tuple[str, Callable[[Story], CheckResult]], ...] = (

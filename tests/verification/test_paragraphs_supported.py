@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.supported_eval import evaluate, load_cases
+from bench.supported_eval import judge, load_cases, share, table
 from manifests.models import Manifest
 from verification.checks import checkable, paragraphs_supported
 from verification.support import assess
@@ -27,6 +27,10 @@ def manifests(db):
 
 def problems_of(result):
     return [(problem.at, problem.message) for problem in result.problems]
+
+
+def coded_problems_of(result):
+    return [(problem.at, problem.code, problem.status) for problem in result.problems]
 
 
 @pytest.mark.usefixtures("manifests")
@@ -61,7 +65,9 @@ class TestOnAStory:
             ("sections[0].paragraphs[0]", "'37.0%' is in none of the cited claims (they give 30.7%, 64k)")
         ]
 
-    def test_it_fails_a_name_no_cited_claim_mentions(self, import_story):
+    def test_it_sends_a_name_no_cited_claim_mentions_to_review(self, import_story):
+        # A name the claims do not give may be a swap or the reporter's own knowledge: the
+        # rules cannot tell, so the desk reads it; nothing is contradicted.
         story = import_story(
             story_document(
                 key_facts=[("Qwen3-8B reached a 30.7% pass rate on LOCA-bench.", [(M1, ["c1"])])],
@@ -70,8 +76,43 @@ class TestOnAStory:
 
         result = paragraphs_supported(story)
 
-        assert result.status == "fail"
+        assert result.status == "review"
         assert problems_of(result) == [("key_facts[0]", "'Qwen3-8B' is named but no cited claim mentions it")]
+        assert coded_problems_of(result) == [("key_facts[0]", "name_not_in_claims", "review")]
+
+    def test_a_changed_figure_fails_with_its_code_and_a_verb_the_claims_do_not_say_waits_for_review(self, import_story):
+        story = import_story(
+            story_document(
+                key_facts=[("ProgAgent-14B reached a 37.0% pass rate on LOCA-bench.", [(M1, ["c1"])])],
+                paragraphs=[
+                    ("ProgAgent-14B reached a 30.7% pass rate on LOCA-bench.", [(M1, ["c1"])]),
+                    ("ProgAgent-14B clawed and scraped to a 30.7% pass rate on LOCA-bench.", [(M1, ["c1"])]),
+                ],
+            )
+        )
+
+        result = paragraphs_supported(story)
+
+        assert result.status == "fail"
+        assert coded_problems_of(result) == [
+            ("key_facts[0]", "figure_mismatch", "fail"),
+            ("sections[0].paragraphs[1]", "verb_not_in_claims", "review"),
+            ("sections[0].paragraphs[1]", "verb_not_in_claims", "review"),
+            ("sections[0].paragraphs[1]", "low_coverage", "review"),
+        ]
+        assert result.problems[1].message.startswith("unsaid verb: 'clawed' is not said in the cited claims")
+
+    def test_only_review_items_leave_the_check_for_review(self, import_story):
+        story = import_story(
+            story_document(
+                paragraphs=[("ProgAgent-14B clawed and scraped to a 30.7% pass rate on LOCA-bench.", [(M1, ["c1"])])]
+            )
+        )
+
+        result = paragraphs_supported(story)
+
+        assert result.status == "review"
+        assert {problem.status for problem in result.problems} == {"review"}
 
     def test_a_name_in_the_cited_manifests_title_is_backed(self, import_story):
         story = import_story(
@@ -111,6 +152,7 @@ class TestOnAStory:
             ("key_facts[0]", "cites no claim: every key fact and paragraph must cite at least one claim"),
             ("sections[0].paragraphs[0]", "cites no claim: every key fact and paragraph must cite at least one claim"),
         ]
+        assert {problem.code for problem in result.problems} == {"uncited"}
 
     def test_it_fails_a_passage_whose_cited_claims_do_not_exist(self, import_story):
         story = import_story(story_document(paragraphs=[("Most agents call tools directly.", [(M1, ["c9"])])]))
@@ -223,8 +265,8 @@ def test_half_support_is_caught_on_the_sentence_that_is_not_backed():
 
 # Measured on this set when the method was written: accuracy 98.5%, false alarms 1.9%.
 # The floors leave room for the set to grow harder, not for the method to get worse unnoticed.
-ACCURACY_FLOOR = 0.95
-FALSE_ALARM_CEILING = 0.05
+PASSED_FLOOR = 0.90
+REFUSED_CEILING = 0.03
 
 
 def test_the_labelled_set_is_big_and_varied_enough():
@@ -246,10 +288,13 @@ def test_the_labelled_set_file_is_what_its_builder_makes():
     assert load_cases() == build(), "run tests/verification/build_supported_cases.py and commit the file"
 
 
-def test_every_number_mismatch_is_caught_with_few_false_alarms_and_high_accuracy():
-    result = evaluate()
+def test_every_number_mismatch_is_refused_and_few_supported_cases_are_not_passed():
+    judged, _ = judge(load_cases())
+    numbers = [item for item in judged if item.case["kind"] in ("changed_number", "unknown_number")]
 
-    assert result.recall("changed_number") == 1.0, [c["id"] for c, _ in result.errors]
-    assert result.recall("unknown_number") == 1.0, [c["id"] for c, _ in result.errors]
-    assert result.false_alarm_rate < FALSE_ALARM_CEILING
-    assert result.accuracy >= ACCURACY_FLOOR
+    assert {item.verdict() for item in numbers} == {"unsupported"}, [
+        item.case["id"] for item in numbers if item.verdict() != "unsupported"
+    ]
+    counts = table(judged)
+    assert share(counts, "supported", "unsupported") < REFUSED_CEILING
+    assert share(counts, "supported", "supported") >= PASSED_FLOOR

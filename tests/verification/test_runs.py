@@ -102,7 +102,7 @@ def test_a_failing_check_fails_the_run(import_story):
         {
             "at": "sections[0].paragraphs[0]",
             "message": "'13' is in none of the cited claims (they give 12)",
-            "code": "figure_not_in_claims",
+            "code": "figure_mismatch",
             "status": "fail",
         }
     ]

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.supported_eval import SETS, ZERO_PASS_KINDS, evaluate, load_cases
+from bench.supported_eval import SETS, ZERO_PASS_KINDS, judge, load_cases, share, table
+from tests.verification.twins import assert_passes_or_waits_on_its_verb
 from verification.support import assess
 
 HERE = Path(__file__).parent
@@ -351,7 +352,7 @@ def test_each_rule_catches_its_change_and_passes_its_twin(kind, claims, supporte
     twin = assess(supported, claims)
     verdict = assess(changed, claims)
 
-    assert twin.supported, twin.reasons
+    assert_passes_or_waits_on_its_verb(twin)
     assert not verdict.supported
     assert any(reason.startswith(kind.replace("_", " ") + ": ") for reason in verdict.reasons), verdict.reasons
 
@@ -468,7 +469,7 @@ def test_second_round_reasons_name_their_kind_and_quote_both_sides(claims, text,
 )
 def test_second_round_paraphrases_pass(text, claim):
     verdict = assess(text, [claim])
-    assert verdict.supported, verdict.reasons
+    assert_passes_or_waits_on_its_verb(verdict)
 
 
 def test_a_reason_names_the_claim_by_the_label_it_is_given():
@@ -541,9 +542,46 @@ def test_a_rounding_needs_a_hedge_and_the_right_side(text, claim, reason):
 
 # --- The labelled sets ---------------------------------------------------------------------
 
-# The fact-check set is tuning data: these floors stop the rules getting worse unnoticed.
-FACT_CHECK_ACCURACY_FLOOR = 0.95
-FACT_CHECK_FALSE_ALARM_CEILING = 0.03
+# The tuning sets' floors stop the rules getting worse unnoticed, set a little below what the
+# method scores so a set can grow harder: per set, at most this share of its unsupported cases
+# passed silently, at most this share of its supported ones refused, and at least this share
+# of them passed (the rest go to the desk's review).
+TUNING_FLOORS = {
+    "fact-check": (0.03, 0.01, 0.89),
+    "fact-check-2": (0.11, 0.01, 0.87),
+    "blind-a": (0.05, 0.02, 0.80),
+    "blind-b": (0.10, 0.01, 0.58),
+    "blind-c": (0.13, 0.01, 0.76),
+    "blind-e": (0.18, 0.01, 0.58),
+    "blind-f": (0.09, 0.01, 0.44),
+    "blind-i": (0.09, 0.04, 0.78),
+}
+
+
+def judged_set(name):
+    judged, _ = judge(load_cases(SETS[name]))
+    return judged
+
+
+def misjudged(judged, label, verdict):
+    return [item.case["id"] for item in judged if item.label == label and item.verdict() == verdict]
+
+
+@pytest.mark.parametrize("name", sorted(TUNING_FLOORS))
+def test_the_tuning_sets_stay_within_their_floors(name):
+    most_passed, most_refused, least_supported = TUNING_FLOORS[name]
+    judged = judged_set(name)
+    counts = table(judged)
+
+    assert share(counts, "unsupported", "supported") <= most_passed, misjudged(judged, "unsupported", "supported")
+    assert share(counts, "supported", "unsupported") <= most_refused, misjudged(judged, "supported", "unsupported")
+    assert share(counts, "supported", "supported") >= least_supported, misjudged(judged, "supported", "review")
+
+
+def test_no_date_or_quantity_change_of_the_fact_check_sets_passes():
+    for name in ("fact-check", "fact-check-2"):
+        judged = [item for item in judged_set(name) if item.case.get("kind") in ("date", "quantity")]
+        assert misjudged(judged, "unsupported", "supported") == []
 
 
 def test_every_unsupported_fact_check_case_has_a_supported_twin():
@@ -559,21 +597,6 @@ def test_every_unsupported_fact_check_case_has_a_supported_twin():
         )
 
 
-def test_the_fact_check_set_stays_accurate_with_few_false_alarms():
-    result = evaluate(load_cases(SETS["fact-check"]))
-
-    assert result.accuracy >= FACT_CHECK_ACCURACY_FLOOR, [case["id"] for case, _ in result.errors]
-    assert result.false_alarm_rate <= FACT_CHECK_FALSE_ALARM_CEILING, [case["id"] for case, _ in result.errors]
-    for kind in ("date", "quantity"):
-        assert result.passed(kind) == 0, [case["id"] for case, _ in result.errors if case["kind"] == kind]
-
-
-# The second hand-written set is tuning data too: floors against getting worse unnoticed, set
-# below what the method scores on it so the set can grow harder.
-FACT_CHECK_2_ACCURACY_FLOOR = 0.85
-FACT_CHECK_2_FALSE_ALARM_CEILING = 0.05
-
-
 def test_the_second_fact_check_set_is_balanced_over_every_kind():
     cases = load_cases(SETS["fact-check-2"])
     labels = [case["label"] for case in cases]
@@ -583,14 +606,6 @@ def test_the_second_fact_check_set_is_balanced_over_every_kind():
     kinds = {case["kind"] for case in cases if case["label"] == "unsupported"}
     assert kinds >= set(ZERO_PASS_KINDS) | {"entity_swap", "modality", "new_predicate"}
     assert len({case["id"] for case in cases}) == len(cases)
-
-
-def test_the_second_fact_check_set_stays_accurate_with_few_false_alarms():
-    result = evaluate(load_cases(SETS["fact-check-2"]))
-
-    assert result.accuracy >= FACT_CHECK_2_ACCURACY_FLOOR, [case["id"] for case, _ in result.errors]
-    assert result.false_alarm_rate <= FACT_CHECK_2_FALSE_ALARM_CEILING, [case["id"] for case, _ in result.errors]
-    assert result.passed("quantity") == 0, [case["id"] for case, _ in result.errors if case["kind"] == "quantity"]
 
 
 def test_the_held_out_set_is_big_balanced_and_over_the_issue_kinds():
@@ -605,17 +620,8 @@ def test_the_held_out_set_is_big_balanced_and_over_the_issue_kinds():
 
 
 # The blind sets: written by helpers who saw the issue's rules and the seeds, never the code.
-# blind-a, -b, -c, -e, -f and -i are tuning data, with floors (set a little below what the method
-# scores) against getting worse unnoticed; blind-d, -g and -h validate, like the held-out set:
-# only their shape is tested.
-BLIND_TUNING_FLOORS = {
-    "blind-a": (0.93, 0.03),
-    "blind-b": (0.91, 0.03),
-    "blind-c": (0.89, 0.04),
-    "blind-e": (0.80, 0.04),
-    "blind-f": (0.87, 0.09),
-    "blind-i": (0.88, 0.09),
-}
+# blind-a, -b, -c, -e, -f and -i are tuning data, with floors (TUNING_FLOORS); blind-d, -g and -h
+# measure, like the held-out set: only their shape is tested.
 
 
 @pytest.mark.parametrize("name", ["blind-a", "blind-b", "blind-c", "blind-d", "blind-e", "blind-f", "blind-g"])
@@ -641,15 +647,6 @@ def test_the_blind_verb_sets_hold_rewordings_and_opposite_actions_in_halves(name
     assert all(1 <= len(case["claims"]) <= 4 and case["text"] for case in cases)
 
 
-@pytest.mark.parametrize("name", sorted(BLIND_TUNING_FLOORS))
-def test_the_blind_tuning_sets_stay_accurate(name):
-    accuracy_floor, false_alarm_ceiling = BLIND_TUNING_FLOORS[name]
-    result = evaluate(load_cases(SETS[name]))
-
-    assert result.accuracy >= accuracy_floor, [case["id"] for case, _ in result.errors]
-    assert result.false_alarm_rate <= false_alarm_ceiling, [case["id"] for case, _ in result.errors]
-
-
 def test_a_passage_too_long_to_read_is_refused_with_a_reason_not_half_read():
     claim = "The lab reported revenue of $84 million in 2025."
     sentence = "The lab reported revenue of $84 million in 2025. "
@@ -658,7 +655,7 @@ def test_a_passage_too_long_to_read_is_refused_with_a_reason_not_half_read():
 
     assert assess(fits, [claim]).supported
     verdict = assess(too_long, [claim])
-    assert not verdict.supported
+    assert (verdict.verdict, [reason.code for reason in verdict.problems]) == ("unsupported", ["passage_too_long"])
     assert verdict.reasons == [
         f"the paragraph is {len(too_long.strip()):,} characters long; the support check reads paragraphs of up to "
         "4,000: split it into paragraphs, each citing its claims"

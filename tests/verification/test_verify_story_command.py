@@ -81,7 +81,7 @@ def test_json_of_a_failing_story_carries_the_problems_and_exits_1(failing_story)
             {
                 "at": "sections[0].paragraphs[0]",
                 "message": "'13' is in none of the cited claims (they give 12)",
-                "code": "figure_not_in_claims",
+                "code": "figure_mismatch",
                 "status": "fail",
             }
         ],

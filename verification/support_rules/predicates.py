@@ -326,35 +326,66 @@ def _reworded(sentence: Clause, verb: int, end: int, backing: Backing) -> bool:
     return True
 
 
+def _frame_end(sentence: Clause) -> int:
+    """Where a sentence's assertion starts: 'To keep this distinct from last week's story: ...'
+    frames the sentence, and what it asserts comes after the frame."""
+    tokens = sentence.tokens
+    if tokens and tokens[0].low == "to":
+        return next((i for i, t in enumerate(tokens) if t.kind == "punct"), 0)
+    return 0
+
+
+def _new_verb(sentence: Clause, index: int, backing: Backing) -> bool:
+    """Whether a sentence's word is a verb that no cited claim has, nor a form or a synonym of."""
+    token = sentence.tokens[index]
+    return not (
+        not token.content
+        or token.name
+        or token.low in MONTHS  # 'April-to-June': a date, not a verb after 'to'
+        # 'paid $14.3 billion for half of Scale AI': the money side of a purchase the claims report
+        or (token.low in _PAYING and any(kind == "trade" for kind, _ in backing.polarities))
+        or token.low in _CARRIER_VERBS
+        or token.low in _LINKING
+        or _becoming(sentence, index)
+        or backing.backs(token.stem)
+        or not _verb_like(sentence, index)
+        or _adjectival(sentence, index)
+        or _compound_modifier(sentence, index)
+    )
+
+
+def unsaid_verb_rule(sentence: Clause, backing: Backing, claims: Sequence[Cited] = ()) -> list[str]:
+    """Verbs no cited claim has where the rest of their clause is the claims' ('took Alder Health
+    to court' for 'sued'): a reporter's word for the claim's, or a new action; the rules cannot
+    tell which. One reason a verb, each beside the nearest claim's verb."""
+    tokens = sentence.tokens
+    start = _frame_end(sentence)
+    verbs = dict.fromkeys(
+        tokens[index].low
+        for index in range(start, len(tokens))
+        # A movement the claims make too ('fell' for 'declined') is the direction rule's to read.
+        if _new_verb(sentence, index, backing) and POLARITY.get(tokens[index].low) not in backing.polarities
+    )
+    reasons = []
+    for verb in verbs:
+        index = next(i for i in range(start, len(tokens)) if tokens[i].low == verb)
+        nearest = _nearest(sentence, index, _governed_end(sentence, index), claims)
+        reasons.append(f"unsaid verb: '{verb}' is not said in the cited claims{nearest}")
+    return reasons
+
+
 def new_predicate_rule(sentence: Clause, backing: Backing, claims: Sequence[Cited] = ()) -> list[str]:
     """What a sentence asserts that no claim has: a verb in no cited claim whose clause (the
     words it governs, to the clause's end) is mostly in none either ('will replace every
     verifier'). A new verb with backed words after it is a paraphrase of the claim's verb
     ('handed over 214,000 vehicles'); a verb alone says too little to report."""
     tokens = sentence.tokens
-    # 'To keep this distinct from last week's story: ...' frames the sentence; what it asserts
-    # comes after the frame.
-    start = 0
-    if tokens and tokens[0].low == "to":
-        start = next((i for i, t in enumerate(tokens) if t.kind == "punct"), 0)
+    start = _frame_end(sentence)
     reasons = []
     index = start
     while index < len(tokens):
         token = tokens[index]
-        if (
-            not token.content
-            or token.name
-            or token.low in MONTHS  # 'April-to-June': a date, not a verb after 'to'
-            # 'paid $14.3 billion for half of Scale AI': the money side of a purchase the claims report
-            or (token.low in _PAYING and any(kind == "trade" for kind, _ in backing.polarities))
-            or token.low in _CARRIER_VERBS
-            or token.low in _LINKING
-            or _becoming(sentence, index)
-            or backing.backs(token.stem)
-            or not _verb_like(sentence, index)
-            or _adjectival(sentence, index)
-            or _compound_modifier(sentence, index)
-        ):
+        if not _new_verb(sentence, index, backing):
             index += 1
             continue
         end = _governed_end(sentence, index)
