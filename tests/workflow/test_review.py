@@ -293,3 +293,27 @@ def test_in_admin_a_bad_decision_is_an_error_message_and_nothing_is_written(
 
     assert "Key fact 8 of story" in response.content.decode()
     assert not ReviewDecision.objects.exists()
+
+
+def test_real_text_the_rules_cannot_show_waits_on_the_desk_then_publishes_once_confirmed(
+    stories, editor, chief, django_capture_on_commit_callbacks
+):
+    # No check is told anything here: the support check itself cannot show the reporter's verb.
+    manifest = stories.manifest({"c-court": "Alder Health sued Corvin Labs over the patent."})
+    document = stories.document(
+        number=990,
+        manifest_id=manifest.manifest_id,
+        claim_ids=["c-court"],
+        text="Alder Health sued Corvin Labs over the patent.",
+    )
+    document["sections"][0]["paragraphs"][0]["markdown"] = "Alder Health took Corvin Labs to court over the patent."
+    story = story_import_desk(document=document, as_draft=True, actor="test").story
+
+    run = submitted(story, django_capture_on_commit_callbacks)
+
+    assert run.status == VerificationRun.Status.REVIEW
+    (item,) = review_items(run)
+    assert item.at == PARAGRAPH
+    assert "verb_not_in_claims" in {code for code, _ in item.reasons}
+    story = story_review_decide(story=story, at=PARAGRAPH, verdict="confirmed", user=editor)
+    assert story_publish(story=story, actor="chief", user=chief).published
