@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from editions.models import Edition
 from manifests.models import Claim, Manifest
-from newsroom.models import Beat, Newsroom
+from newsroom.models import Beat, Label, Newsroom
 from newsroom.reversing import cached_reverse
 from stories.desk import format_utc
 from stories.models import Trust
@@ -95,6 +95,19 @@ class StorySummarySerializer(serializers.Serializer):
     source_count = serializers.IntegerField()
     correction_count = serializers.IntegerField()
     published_at = serializers.DateTimeField(help_text="UTC, as in the desk/1 document.")
+    verification = serializers.ChoiceField(
+        choices=Label.choices,
+        help_text=(
+            "How this version passed the server-side checks: checked, confirmed (some support "
+            "confirmed by the desk), overridden (published over failed checks, with a reason) or "
+            "unchecked. The document's `verification` key has the details; only checked and "
+            "confirmed versions carry the checks' promise."
+        ),
+    )
+    notice_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When a re-check after a cited claim changed no longer passed (null: no notice).",
+    )
 
     # What the list reads of each live version: plain rows, not models (a page holds up to 100).
     source_fields = (
@@ -110,6 +123,8 @@ class StorySummarySerializer(serializers.Serializer):
         "source_count",
         "correction_count",
         "published_at",
+        "label",
+        "flagged_at",
     )
 
     def to_representation(self, row: dict[str, Any]) -> dict[str, Any]:
@@ -129,4 +144,6 @@ class StorySummarySerializer(serializers.Serializer):
             "source_count": row["source_count"],
             "correction_count": row["correction_count"],
             "published_at": format_utc(row["published_at"]),
+            "verification": row["label"],
+            "notice_at": format_utc(row["flagged_at"]) if row["flagged_at"] else None,
         }

@@ -123,7 +123,8 @@ class SiteTextAdmin(admin.ModelAdmin):
 
 @admin.register(Disclosure)
 class DisclosureAdmin(SiteTextAdmin):
-    list_display = ["__str__", "text", "effective_from"]
+    list_display = ["__str__", "label", "writer", "text", "effective_from"]
+    list_filter = ["label", "writer"]
     search_fields = ["text"]
 
 

@@ -155,13 +155,72 @@ class SiteText(models.Model):
         return text
 
 
-class Disclosure(SiteText):
-    text = models.TextField()
+class Label(models.TextChoices):
+    """How a published version passed the gate, which its page, twins, feeds and API say."""
 
+    CHECKED = "checked", "Checked: every check passed"
+    CONFIRMED = "confirmed", "Checked, some support confirmed by the desk"
+    OVERRIDDEN = "overridden", "Published over failed checks"
+    UNCHECKED = "unchecked", "Published without checks"
+
+
+# Only these carry the promise: every check passed on the version readers get.
+PROMISE_LABELS = frozenset({Label.CHECKED, Label.CONFIRMED})
+
+
+class Writer(models.TextChoices):
+    AGENT = "agent", "An agent"
+    PERSON = "person", "A person"
+
+
+class DisclosureQuerySet(SiteTextQuerySet):
+    def for_label(self, label: str, writer: str) -> DisclosureQuerySet:
+        """The versions written for stories of this label and this kind of writer."""
+        return self.filter(label=label, writer=writer)
+
+
+class Disclosure(SiteText):
+    """How a story was made, in the site's words. Each text is for one label and one kind of
+    writer: only a checked or confirmed story's may promise the checks, and only an agent's
+    may say an agent wrote it. A story with no text for its pair carries none."""
+
+    text = models.TextField()
+    label = models.CharField(
+        max_length=20,
+        choices=Label.choices,
+        default=Label.CHECKED,
+        help_text="The stories this text is for: how they passed the checks.",
+    )
+    writer = models.CharField(
+        max_length=10,
+        choices=Writer.choices,
+        default=Writer.AGENT,
+        help_text="Who wrote the stories this text is for: an agent, or a person.",
+    )
+
+    # The fingerprint is the text's: one text is written for one label and one kind of writer.
     content_fields = ("text",)
+
+    objects = DisclosureQuerySet.as_manager()
 
     class Meta(SiteText.Meta):
         pass
+
+    def __str__(self) -> str:
+        return f"{super().__str__()} ({self.label}, {self.writer})"
+
+    def clean(self) -> None:
+        super().clean()
+        if self.label not in PROMISE_LABELS and PROMISE_WORDS in self.text:
+            raise ValidationError(
+                {"text": f"A text for {self.get_label_display().lower()} stories must not make the checks' promise."}
+            )
+        if self.writer == Writer.PERSON and "by an agent" in self.text.lower():
+            raise ValidationError({"text": "A text for stories a person wrote must not say an agent wrote them."})
+
+
+# The words of the promise every checked story carries (DESIGN.md), which no other text repeats.
+PROMISE_WORDS = "every cited Manifest id exists and is recent"
 
 
 class ReuseTerms(SiteText):

@@ -56,7 +56,12 @@ class StoryFeed(Feed):
     def item_description(self, item: PublishedVersion) -> str:
         # RSS <description> and Atom <summary type="html"> are HTML to a feed reader; the dek is
         # plain text (the page shows "<script>" typed in it as text), so it goes as HTML text.
-        return escape(item.dek)
+        # What was checked on this version, as its page says it, and any re-check's notice.
+        shown = item.shown
+        told = [f"<p><strong>{escape(shown.title)}.</strong> {escape(shown.summary())}</p>"]
+        if shown.notice:
+            told.append(f"<p><strong>Notice.</strong> {escape(shown.notice_text())}</p>")
+        return escape(item.dek) + "".join(told)
 
     def item_link(self, item: PublishedVersion) -> str:
         return item.absolute_url()

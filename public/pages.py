@@ -23,8 +23,9 @@ from django.utils import timezone
 from django.utils.safestring import SafeString
 
 from manifests.models import Claim, Manifest
-from newsroom.models import Beat
+from newsroom.models import PROMISE_WORDS, Beat
 from stories import desk
+from stories.labels import Shown
 from stories.models import PublishedVersion
 
 from .markup import has_unsafe_links, http_url, render_markdown, without_headings
@@ -105,17 +106,27 @@ class StoryPage:
                 for cite in cites
             ]
 
-        self.key_facts = [{**fact, "links": links(fact["cites"])} for fact in document["key_facts"]]
+        # What was checked on this version: a working copy's preview is not yet checked at all.
+        self.shown = Shown.of(document)
+        evidence = (lambda path: "") if preview else self.shown.evidence
+        self.key_facts = [
+            {**fact, "links": links(fact["cites"]), "evidence": evidence(f"key_facts[{index}]")}
+            for index, fact in enumerate(document["key_facts"])
+        ]
         self.sections = [
             {
                 "heading": section["heading"],
-                "anchor": f"section-{index}",
+                "anchor": f"section-{index + 1}",
                 "paragraphs": [
-                    {"html": render_markdown(paragraph["markdown"]), "links": links(paragraph["cites"])}
-                    for paragraph in section["paragraphs"]
+                    {
+                        "html": render_markdown(paragraph["markdown"]),
+                        "links": links(paragraph["cites"]),
+                        "evidence": evidence(f"sections[{index}].paragraphs[{number}]"),
+                    }
+                    for number, paragraph in enumerate(section["paragraphs"])
                 ],
             }
-            for index, section in enumerate(document["sections"], start=1)
+            for index, section in enumerate(document["sections"])
         ]
         by_id = {entry["manifest_id"]: entry for entry in document["manifests"]}
         self.ledger = [
@@ -142,7 +153,10 @@ class StoryPage:
         self.images = [{**image, "src": http_url(image["url"])} for image in document.get("images", [])]
         self.run_guide = document.get("run_these_manifests")
         self.sponsor = document.get("sponsor")
-        self.disclosure = document.get("disclosure")
+        # Only a version every check passed on may carry the checks' promise, whatever a
+        # disclosure text says; the gate never pins another label's text (belt and braces).
+        disclosure = document.get("disclosure")
+        self.disclosure = disclosure if self.shown.promised or PROMISE_WORDS not in (disclosure or "") else None
         self.reuse = document.get("reuse")
         self.writer = document.get("writer")
 
@@ -220,6 +234,9 @@ class StoryPage:
         if self.reuse:
             data["license"] = self.reuse_terms_url
             data["creditText"] = self.reuse["attribution"]
+        if not self.preview:
+            # schema.org's word for how an article was made: here, what was checked on it.
+            data["backstory"] = " ".join(filter(None, [self.shown.summary(), self.shown.notice_text()]))
         return data
 
     def json_ld_script(self) -> SafeString:
@@ -316,6 +333,10 @@ def _markers(links: list[dict[str, Any]]) -> str:
     )
 
 
+def _evidence(part: dict[str, Any]) -> str:
+    return f" ({part['evidence']})" if part["evidence"] else ""
+
+
 def story_markdown(page: StoryPage) -> str:
     """The whole story as readable Markdown with front matter; cites are ``[M1: claim ids]``."""
     document = page.document
@@ -333,6 +354,8 @@ def story_markdown(page: StoryPage) -> str:
         "sources": len(page.cited_manifest_ids),
         "cited_manifest_ids": page.cited_manifest_ids,
     }
+    if not page.preview:
+        front["verification"] = page.shown.state
     out = ["---", *(f"{key}: {_front_value(value)}" for key, value in front.items()), "---", ""]
     out += [f"# {_text(document['headline'])}", ""]
     if document["dek"]:
@@ -341,6 +364,10 @@ def story_markdown(page: StoryPage) -> str:
     if page.published_at:
         byline.append(f"Published {page.published_at:%Y-%m-%d %H:%M} UTC")
     out += [_text(" · ".join(byline)), ""]
+    if not page.preview:
+        out += [f"**{_text(page.shown.title)}.** {_text(page.shown.summary())}", ""]
+        if page.shown.notice:
+            out += [f"**Notice.** {_text(page.shown.notice_text())}", ""]
     if page.corrections:
         out += ["## Corrections", ""]
         out += [f"- {c['published_at']:%Y-%m-%d %H:%M} UTC: {_text(c['text'])}" for c in page.corrections] + [""]
@@ -348,12 +375,12 @@ def story_markdown(page: StoryPage) -> str:
         out += ["## Key facts", ""]
         for fact in page.key_facts:
             note = " (self-reported)" if fact["self_reported"] else ""
-            out.append(f"- {_text(fact['text'])}{note} {_markers(fact['links'])}".rstrip())
+            out.append(f"- {_text(fact['text'])}{note} {_markers(fact['links'])}{_evidence(fact)}".rstrip())
         out.append("")
     for section, source in zip(page.sections, document["sections"], strict=True):
         out += [f"## {_text(section['heading'])}", ""]
         for item, paragraph in zip(section["paragraphs"], source["paragraphs"], strict=True):
-            out += [f"{_markdown(paragraph['markdown'])} {_markers(item['links'])}".rstrip(), ""]
+            out += [f"{_markdown(paragraph['markdown'])} {_markers(item['links'])}{_evidence(item)}".rstrip(), ""]
     if page.unresolved:
         out += ["## Unresolved", ""] + [f"- {_text(text)}" for text in page.unresolved] + [""]
     if page.decision_card:

@@ -534,6 +534,7 @@ CONTENT_HASH_EXCLUDES = frozenset(
         "sponsor",
         "disclosure",
         "reuse",
+        "verification",
     }
 )
 

@@ -15,8 +15,10 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from newsroom.models import Newsroom
+from newsroom.models import Label, Newsroom
 from newsroom.reversing import cached_reverse
+
+from .labels import Shown
 
 validate_desk_slug = RegexValidator(
     r"^[a-z0-9]+(?:[-_][a-z0-9]+)*\Z",
@@ -428,8 +430,17 @@ class PublishedVersion(models.Model):
     published_by = models.CharField(max_length=200)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     withdrawn_reason = models.TextField(blank=True)
-    # Set when a re-check after a source changed no longer passes; the story stays up.
+    # Set when a re-check after a source changed no longer passes; the story stays up, and its
+    # page, twins and feeds carry a dated notice (``flagged_at``) until a chief acts.
     flag = models.TextField(blank=True)
+    flagged_at = models.DateTimeField(null=True, blank=True)
+    # How this version passed the gate (``stories.labels``), as its page, twins and feeds say.
+    label = models.CharField(max_length=20, choices=Label.choices, default=Label.CHECKED)
+    verification = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What readers are told was checked: the label, the run, each check's status, the reason.",
+    )
 
     objects = PublishedVersionQuerySet.as_manager()
 
@@ -463,6 +474,11 @@ class PublishedVersion(models.Model):
     @property
     def trust_text(self) -> str:
         return trust_text(self.trust, self.source_count)
+
+    @property
+    def shown(self) -> Shown:
+        """What readers are told was checked on this version (``stories.labels``)."""
+        return Shown(self.verification or {"state": self.label, "checks": []})
 
     def cache_tags(self) -> list[str]:
         """The cache tags of the pages this story appears on: its own, and the listings."""

@@ -18,7 +18,7 @@ from newsroom.dberrors import unique_violation
 from newsroom.models import Beat, Newsroom, SiteText
 from newsroom.roles import may_publish, may_write
 
-from . import desk
+from . import desk, labels
 from .models import (
     Cite,
     Correction,
@@ -130,6 +130,34 @@ def _refuse_undoing_what_readers_were_told(story: Story, document: dict[str, Any
                 )
             ]
         )
+
+
+def _refuse_a_label_that_did_not_happen(story: Story | None, document: dict[str, Any]) -> None:
+    """A document's ``verification`` key is derived: it says how the site that exported it
+    published the story. Here it must agree with what happened (the story's live version says
+    exactly that), or it would tell readers of a check that never ran here."""
+    record = document.get(labels.DOCUMENT_KEY)
+    if record is None:
+        return
+    live = story.live_version_or_none if story is not None else None
+    if live is not None and live.verification == record:
+        return
+    state = record.get("state", "?")
+    told = (
+        f"story {document['id']} has no published version here"
+        if live is None
+        else f"story {document['id']}'s live version here is {live.label} ({live.verification.get('published_at')})"
+    )
+    raise desk.DeskError(
+        [
+            desk.Problem(
+                labels.DOCUMENT_KEY,
+                f"says this version was published {state} ({record.get('published_at', '?')}), but {told}; the key is "
+                "derived from a publication, never typed in: leave it out to import the story as new content "
+                "(it is checked, or published with --unchecked --reason)",
+            )
+        ]
+    )
 
 
 def _delete_parts(story: Story) -> None:
@@ -294,6 +322,7 @@ def story_import_desk(
         site_texts = _site_texts_known(document)
         story = Story.objects.select_for_update().filter(desk_id=desk_id).first()
         created = story is None
+        _refuse_a_label_that_did_not_happen(story, document)
         if story is not None:
             _refuse_undoing_what_readers_were_told(story, document)
             _refuse_moving_a_live_address(story, document)
@@ -462,15 +491,16 @@ def _announce(story: Story, action: str, tags: list[str]) -> None:
     transaction.on_commit(lambda: story_changed.send(sender=Story, story=story, action=action, tags=tags))
 
 
-def version_freeze(*, story: Story, actor: str, gate: str) -> PublishedVersion:
+def version_freeze(*, story: Story, actor: str, gate: str, verification: dict[str, Any]) -> PublishedVersion:
     """Freeze the story's working copy as its live version, rendering what readers get.
 
     Called by the publish gate alone, inside its transaction, once the gate has opened for the
-    story's current content (``gate`` says how: the passing run, or an override and its reason).
+    story's current content (``gate`` says how: the passing run, or an override and its reason;
+    ``verification`` is the record readers are told, ``labels.verification_record``).
     A republished story keeps its address and its first publication time.
     """
     story = Story.objects.with_parts().get(pk=story.pk)
-    document = desk.export_story(story)
+    document = labels.document_with_record(desk.export_story(story), verification)
     if desk.content_hash(document) != story.content_hash:
         # Rows changed without their change being recorded: this is not the content the gate
         # opened for, so nothing is frozen.
@@ -499,6 +529,9 @@ def version_freeze(*, story: Story, actor: str, gate: str) -> PublishedVersion:
     version.withdrawn_at = None
     version.withdrawn_reason = ""
     version.flag = ""
+    version.flagged_at = None
+    version.label = verification["state"]
+    version.verification = verification
     _fill_version(version, document)
     version.save()
     LiveCitation.objects.filter(version=version).delete()
@@ -515,6 +548,8 @@ def version_rerender(*, version: PublishedVersion) -> bool:
     was checked. Returns whether anything readers get changed."""
     version = PublishedVersion.objects.select_related("newsroom", "beat", "story").get(pk=version.pk)
     document = desk.refresh_from_store(json.loads(version.document), newsroom_title=version.newsroom.title)
+    # The record is what readers are told of the checks: the document says it as the row does.
+    document = labels.document_with_record(document, version.verification)
     shown_before = (version.document, version.page_html, version.markdown, version.search_text)
     format_before = version.render_format
     _fill_version(version, document, withdrawn=version.withdrawn_at is not None)
@@ -527,6 +562,34 @@ def version_rerender(*, version: PublishedVersion) -> bool:
     if changed:
         _announce(version.story, "rerendered", version.cache_tags())
     return changed
+
+
+def version_flag(*, version: PublishedVersion, flag: str, failed: list[str]) -> bool:
+    """Set (or, with ``flag=""``, clear) a live version's re-check flag: ``flag`` is for its
+    editors, and its page, twins and feeds carry a dated notice naming the ``failed`` checks
+    until a chief acts (a republish, a retraction). Returns whether anything changed."""
+    with transaction.atomic():
+        version = (
+            PublishedVersion.objects.select_for_update().select_related("newsroom", "beat", "story").get(pk=version.pk)
+        )
+        if version.flag == flag:
+            return False
+        now = timezone.now()
+        record = labels.without_notice(
+            version.verification
+            or labels.verification_record(label=version.label, published_at=desk.format_utc(version.published_at))
+        )
+        if flag:
+            record = labels.with_notice(record, at=desk.format_utc(now), failed=failed)
+        version.flag = flag
+        version.flagged_at = now if flag else None
+        version.verification = record
+        if version.withdrawn_at is None:
+            _fill_version(version, labels.document_with_record(json.loads(version.document), record))
+            version.modified_at = now
+        version.save()
+        _announce(version.story, "flagged" if flag else "unflagged", version.cache_tags())
+    return True
 
 
 # --- Workflow: what happens to a story after publication ---------------------------------------

@@ -26,8 +26,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from newsroom.models import Disclosure, Label, Writer
 from newsroom.roles import may_write
-from stories.desk import SITE_TEXT_MODELS, site_texts_in_force
+from stories.desk import SITE_TEXT_MODELS, format_utc, site_texts_in_force
+from stories.labels import verification_record
 from stories.models import PublishedVersion, Story
 from stories.paths import describe_path
 from stories.services import (
@@ -163,7 +165,10 @@ def story_publish(*, story: Story, actor: str, user: Any = None, override_reason
             overriding = True
 
         now = timezone.now()
+        label = Label.CHECKED
+        confirmed: list[str] = []
         if overriding:
+            label = Label.OVERRIDDEN
             run.override_reason = reason
             run.overridden_by = user
             run.overridden_at = now
@@ -171,13 +176,25 @@ def story_publish(*, story: Story, actor: str, user: Any = None, override_reason
             gate = f"overridden by {actor} (run {run.pk} {run.status}): {reason}"
             note = f"published overriding checks (run {run.pk})"
         elif run.status == VerificationRun.Status.REVIEW:
-            confirmed = len(review_items(run))
-            gate = f"checks passed, {confirmed} part{'s' * (confirmed != 1)} confirmed by the desk (run {run.pk})"
+            label = Label.CONFIRMED
+            confirmed = [item.at for item in review_items(run)]
+            count = len(confirmed)
+            gate = f"checks passed, {count} part{'s' * (count != 1)} confirmed by the desk (run {run.pk})"
             note = f"published (run {run.pk} passed with the desk's review)"
         else:
             gate = f"checks passed (run {run.pk})"
             note = f"published (run {run.pk} passed)"
-        published = _publish(current, live, actor=actor, gate=gate, note=note, content_hash=run.content_hash, now=now)
+        record = verification_record(
+            label=label,
+            published_at=format_utc(now),
+            run_id=run.pk,
+            checks=run.checks,
+            reason=reason if overriding else "",
+            confirmed=confirmed,
+        )
+        published = _publish(
+            current, live, actor=actor, gate=gate, note=note, content_hash=run.content_hash, now=now, record=record
+        )
     logger.info("story %s published by %s%s", published.desk_id, actor, " overriding its checks" if overriding else "")
     return PublishResult(story=published, run=run, published=True, overridden=overriding)
 
@@ -198,15 +215,25 @@ def story_publish_unchecked(*, story: Story, actor: str, reason: str) -> Story:
             raise PublishRefused(f"A {current.get_status_display().lower()} story cannot be published again")
         gate = f"published without checks by {actor}: {reason}"
         note = f"published without checks: {reason}"
+        now = timezone.now()
+        record = verification_record(label=Label.UNCHECKED, published_at=format_utc(now), reason=reason)
         published = _publish(
-            current, live, actor=actor, gate=gate, note=note, content_hash=current.content_hash, now=timezone.now()
+            current, live, actor=actor, gate=gate, note=note, content_hash=current.content_hash, now=now, record=record
         )
     logger.warning("story %s published WITHOUT checks by %s: %s", published.desk_id, actor, reason)
     return published
 
 
 def _publish(
-    current: Story, live: PublishedVersion | None, *, actor: str, gate: str, note: str, content_hash: str, now: Any
+    current: Story,
+    live: PublishedVersion | None,
+    *,
+    actor: str,
+    gate: str,
+    note: str,
+    content_hash: str,
+    now: Any,
+    record: dict[str, Any],
 ) -> Story:
     """The gate has opened: claim the story, freeze its live version and record it."""
     # A republished story keeps its address and first publication time; a first publication
@@ -221,7 +248,9 @@ def _publish(
     texts = {
         name: getattr(current, f"{name}_id") or (in_force[name].pk if in_force[name] else None)
         for name in SITE_TEXT_MODELS
+        if name != "disclosure"
     }
+    texts["disclosure"] = _disclosure_for(current, label=record["state"], at=published_at)
     try:
         # A savepoint, so a URL already taken on the publication date is reported, not a 500.
         with transaction.atomic():
@@ -242,7 +271,7 @@ def _publish(
                 raise PublishRefused(f"Story {current.desk_id} changed while it was being published; try again")
             published = Story.objects.get(pk=current.pk)
             try:
-                version_freeze(story=published, actor=actor, gate=gate)
+                version_freeze(story=published, actor=actor, gate=gate, verification=record)
             except WorkflowError as refusal:
                 raise PublishRefused(refusal.message) from None
     except IntegrityError:
@@ -252,6 +281,19 @@ def _publish(
         ) from None
     story_record_change(story=published, actor=actor, note=note[:300])
     return published
+
+
+def _disclosure_for(story: Story, *, label: str, at: Any) -> int | None:
+    """The disclosure a version of this label carries: the story's own (an imported one's) when
+    written for its label and writer, else the version for both in force at its publication,
+    else the newest one. None when the site has no text for them: the page then says only
+    what the version's label says, never another label's words."""
+    writer = Writer.AGENT if story.writer_agent else Writer.PERSON
+    texts = Disclosure.objects.for_label(label, writer)
+    if story.disclosure_id is not None and texts.filter(pk=story.disclosure_id).exists():
+        return story.disclosure_id
+    chosen = texts.in_force(at) or texts.in_force()
+    return chosen.pk if chosen is not None else None
 
 
 def story_apply_verdict(*, run: VerificationRun) -> Story:

@@ -19,10 +19,12 @@ from django.utils import timezone
 
 from newsroom.ops.metrics import count_check_results
 from stories.models import PublishedVersion, Story
+from stories.services import version_flag
 
 from . import repeat
 from .checks import CHECKS, checkable, parts, story_texts
 from .models import CheckStatus, StorySignature, StorySignatureKey, VerificationRun
+from .review import run_allows_publication
 
 logger = logging.getLogger(__name__)
 
@@ -195,6 +197,7 @@ def live_version_recheck(*, version: PublishedVersion) -> str:
     when the working copy has moved on, the flag says the live content could not be re-checked.
     """
     story = Story.objects.get(pk=version.pk)
+    failed: list[str] = []
     if story.content_hash != version.content_hash:
         flag = (
             "a claim this story cites changed after publication; the working copy has changed since, so the "
@@ -208,14 +211,15 @@ def live_version_recheck(*, version: PublishedVersion) -> str:
             if check["status"] != CheckStatus.PASS
             for problem in check.get("problems", [])
         ]
+        failed = [check["name"] for check in run.checks if check["status"] != CheckStatus.PASS]
         flag = (
             ""
-            if run.status == VerificationRun.Status.PASSED
+            if run_allows_publication(run)
             else (
                 f"re-check after a source changed did not pass (run {run.pk}, {run.status}): " + "; ".join(problems[:3])
             )
         )
-    PublishedVersion.objects.filter(pk=version.pk).update(flag=flag)
+    version_flag(version=version, flag=flag, failed=failed)
     return flag
 
 

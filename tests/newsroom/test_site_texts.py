@@ -330,7 +330,9 @@ def test_load_demo_adds_the_seeds_versions_from_their_days_and_the_seeds_point_a
     assert run_command("load_demo").ok  # again: nothing added twice
 
     older, newer = Story.objects.order_by("published_at")
-    assert (Disclosure.objects.count(), ReuseTerms.objects.count()) == (1, 1)
+    # The seeds' disclosure (a checked story by an agent), and one for each other label and writer.
+    assert (Disclosure.objects.for_label("checked", "agent").count(), ReuseTerms.objects.count()) == (1, 1)
+    assert Disclosure.objects.count() == 8
     assert (RunGuide.objects.count(), SponsorAd.objects.count()) == (2, 2)
     for story in (older, newer):
         for field in ("disclosure", "reuse_terms", "run_guide", "sponsor"):

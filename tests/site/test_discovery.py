@@ -47,7 +47,11 @@ def test_feed_items_carry_headline_dek_date_and_categories(client, demo):
     item = ET.fromstring(client.get("/rss.xml").content).find("channel/item")
 
     assert item.findtext("title") == demo["agentic-rl-production"].headline
-    assert item.findtext("description") == demo["agentic-rl-production"].dek
+    # The dek, then what was checked on this version, as its page says it.
+    assert item.findtext("description") == (
+        demo["agentic-rl-production"].dek
+        + "<p><strong>Checked.</strong> Every server-side check passed on this version.</p>"
+    )
     assert item.findtext("pubDate") == "Tue, 20 Oct 2026 00:54:40 +0000"
     assert [c.text for c in item.findall("category")] == ["Artificial Intelligence", "Research"]
 

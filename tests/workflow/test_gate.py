@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from newsroom.models import Disclosure, Role
+from newsroom.models import Disclosure, Role, Writer
 from stories.models import Paragraph, Revision, Story
 from stories.services import WorkflowPermissionDenied, story_record_change, story_retract
 from verification.gate import OverrideRefused, PublishRefused, story_publish
@@ -66,7 +66,9 @@ def test_it_refuses_failed_checks_and_says_which_problem(stories, django_capture
 
 
 def test_it_publishes_when_the_current_content_passed(stories, django_capture_on_commit_callbacks, signals_sent):
-    disclosure = Disclosure.objects.create(text="We disclose.", effective_from=timezone.now())
+    # The story has no writer agent: a person wrote it, so the text for people's checked stories.
+    Disclosure.objects.create(text="An agent disclosed.", effective_from=timezone.now())
+    disclosure = Disclosure.objects.create(text="We disclose.", writer=Writer.PERSON, effective_from=timezone.now())
     story = stories.good()
     run = submitted(story, django_capture_on_commit_callbacks)
     assert run.status == VerificationRun.Status.PASSED, run.checks

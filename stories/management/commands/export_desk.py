@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from stories.desk import dumps, export_stories
-from stories.models import Story
+from stories.labels import document_with_record
+from stories.models import PublishedVersion, Story
 
 BATCH_SIZE = 200
 
@@ -37,15 +38,25 @@ class Command(BaseCommand):
             stories = stories.filter(desk_id__in=wanted)
         stories = self._leave_out(stories, include_drafts=include_drafts, include_retracted=include_retracted)
         if len(ids) == 1:
-            for document in export_stories(stories.with_parts()):
+            for document in self._documents(list(stories.with_parts())):
                 self.stdout.write(dumps(document))
             return
         # Batches keep memory flat for a store of any size; each batch is a fixed few queries.
         last_id = -1
         while batch := list(stories.filter(desk_id__gt=last_id).with_parts()[:BATCH_SIZE]):
-            for document in export_stories(batch):
+            for document in self._documents(batch):
                 self.stdout.write(dumps(document, pretty=False))
             last_id = batch[-1].desk_id
+
+    @staticmethod
+    def _documents(batch: list[Story]):
+        """The stories' documents, each published one with how its live version passed (the
+        derived ``verification`` key, absent for a plain checked version)."""
+        records = dict(
+            PublishedVersion.objects.filter(pk__in=[story.pk for story in batch]).values_list("pk", "verification")
+        )
+        for story, document in zip(batch, export_stories(batch), strict=True):
+            yield document_with_record(document, records.get(story.pk) or {})
 
     def _leave_out(self, stories, *, include_drafts: bool, include_retracted: bool):
         """The stories to export; those left out (and retracted ones exported) are named on

@@ -9,11 +9,52 @@ from django.core.management.base import BaseCommand
 
 import manifests
 import stories
-from newsroom.models import Newsroom
+from newsroom.models import Disclosure, Label, Newsroom, Writer
 from stories import desk
 
 SEEDS = Path(stories.__file__).parent / "fixtures" / "seeds"
 DEMO_MANIFESTS = Path(manifests.__file__).parent / "fixtures" / "demo-manifests.json"
+
+_RUN_THEM = "Run the Manifests yourself to verify."
+_PROMISE = (
+    "every cited Manifest id exists and is recent, claim ids belong to their Manifest, the story does not "
+    "repeat a recent story, and each paragraph is supported by the claims it cites"
+)
+# The disclosure for each label and kind of writer the seeds do not carry (theirs is a checked
+# story's by an agent): only checked and confirmed stories promise the checks, and only an
+# agent's story says an agent wrote it. An admin adds such versions; the demo adds these.
+DEMO_DISCLOSURES = {
+    (Label.CONFIRMED, Writer.AGENT): (
+        f"Written by an agent from the Synorb Manifests listed here and published after server-side checks: "
+        f"{_PROMISE}; where the rules could not show a paragraph's support, an editor read it beside its claims "
+        f"and confirmed it. {_RUN_THEM}"
+    ),
+    (Label.OVERRIDDEN, Writer.AGENT): (
+        "Written by an agent from the Synorb Manifests listed here. The desk published it although some "
+        f"server-side checks did not pass; which ones, and why, is stated at the top of the story. {_RUN_THEM}"
+    ),
+    (Label.UNCHECKED, Writer.AGENT): (
+        "Written by an agent from the Synorb Manifests listed here and published without server-side checks, "
+        f"for the reason stated at the top of the story. {_RUN_THEM}"
+    ),
+    (Label.CHECKED, Writer.PERSON): (
+        f"Written by the newsroom from the Synorb Manifests listed here and published after server-side checks: "
+        f"{_PROMISE}. {_RUN_THEM}"
+    ),
+    (Label.CONFIRMED, Writer.PERSON): (
+        f"Written by the newsroom from the Synorb Manifests listed here and published after server-side checks: "
+        f"{_PROMISE}; where the rules could not show a paragraph's support, an editor read it beside its claims "
+        f"and confirmed it. {_RUN_THEM}"
+    ),
+    (Label.OVERRIDDEN, Writer.PERSON): (
+        "Written by the newsroom from the Synorb Manifests listed here. The desk published it although some "
+        f"server-side checks did not pass; which ones, and why, is stated at the top of the story. {_RUN_THEM}"
+    ),
+    (Label.UNCHECKED, Writer.PERSON): (
+        "Written by the newsroom from the Synorb Manifests listed here and published without server-side "
+        f"checks, for the reason stated at the top of the story. {_RUN_THEM}"
+    ),
+}
 
 
 class Command(BaseCommand):
@@ -57,6 +98,16 @@ class Command(BaseCommand):
                     version.save()
                     added += 1
         self.stdout.write(f"{added} site-wide text versions added from the seeds.")
+        first = min(desk.parse_utc(document["published_at"]) for document in documents)
+        added = 0
+        for (label, writer), text in DEMO_DISCLOSURES.items():
+            version = Disclosure.from_content({"text": text}, effective_from=first)
+            if not Disclosure.objects.filter(fingerprint=version.fingerprint).exists():
+                version.label, version.writer = label, writer
+                version.full_clean()
+                version.save()
+                added += 1
+        self.stdout.write(f"{added} disclosure versions added for the other labels and for stories by people.")
 
     def _ensure_admin(self, username: str) -> None:
         users = get_user_model().objects
