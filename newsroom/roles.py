@@ -33,7 +33,14 @@ EDITOR_PERMISSIONS = (
     "newsroom.view_beat",
     "verification.view_verificationrun",
 )
-CHIEF_PERMISSIONS = (*EDITOR_PERMISSIONS, "newsroom.view_membership")
+# A chief also manages the newsroom's webhooks (webhooks/admin.py shows only the newsrooms where
+# the user is chief) and reads their delivery log.
+CHIEF_PERMISSIONS = (
+    *EDITOR_PERMISSIONS,
+    "newsroom.view_membership",
+    *(f"webhooks.{action}_webhook" for action in ("view", "add", "change", "delete")),
+    "webhooks.view_webhookdelivery",
+)
 GROUP_NAMES = {Role.EDITOR: "Newsroom editors", Role.CHIEF: "Newsroom chiefs"}
 
 

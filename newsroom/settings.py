@@ -264,6 +264,11 @@ REFRESH_TASK_TIME_LIMIT = envint("REFRESH_TASK_TIME_LIMIT", "300")
 # Publishing the stories whose scheduled time has come (verification.schedule), a batch a minute.
 SCHEDULE_TASK_SOFT_TIME_LIMIT = envint("SCHEDULE_TASK_SOFT_TIME_LIMIT", "120")
 SCHEDULE_TASK_TIME_LIMIT = envint("SCHEDULE_TASK_TIME_LIMIT", "150")
+# Without beat (eager tasks, make run) a thread of the serving process (runserver, gunicorn) runs
+# that task instead, this often (verification/embedded_scheduler.py). Off by default with a broker:
+# production runs celery beat.
+EMBEDDED_SCHEDULER = envbool("EMBEDDED_SCHEDULER", "true" if CELERY_TASK_ALWAYS_EAGER else "false")
+EMBEDDED_SCHEDULER_SECONDS = envseconds("EMBEDDED_SCHEDULER_SECONDS", "30")
 SWEEP_TASK_SOFT_TIME_LIMIT = envint("SWEEP_TASK_SOFT_TIME_LIMIT", "50")
 SWEEP_TASK_TIME_LIMIT = envint("SWEEP_TASK_TIME_LIMIT", "60")
 # One webhook delivery: one HTTP request of at most WEBHOOK_TIMEOUT_SECONDS.

@@ -164,6 +164,28 @@ class TimeZoneForm(forms.Form):
         self.fields["zone"].choices = [(name, name) for name in zone_names()]
 
 
+def _overdue(story: Story) -> str:
+    """Why a story whose publication time has passed is not published yet, or "" when it is not overdue.
+
+    The scheduler clears ``publish_at`` the moment it takes a story (and keeps any refusal in
+    ``schedule_problem``), so a time still set and past means no scheduler has run since.
+    """
+    if story.publish_at is None or story.publish_at > timezone.now():
+        return ""
+    return (
+        f"OVERDUE: due {format_when(story.publish_at)}, but no scheduler has published it yet. Under "
+        "make run the serving process publishes scheduled stories (EMBEDDED_SCHEDULER); with a broker, "
+        "celery beat must be running"
+    )
+
+
+def scheduled_unverified_warning(story: Story) -> str:
+    return (
+        f"This story is {story.get_status_display().lower()}, not verified: it will be published at that "
+        "time only if its checks have passed by then; otherwise the refusal is shown here and in the list."
+    )
+
+
 class StoryHistoryAdminMixin:
     """The History button opens the story's revisions; diff, restore and schedule pages."""
 
@@ -203,6 +225,8 @@ class StoryHistoryAdminMixin:
     def scheduled(self, story: Story) -> str:
         if story.schedule_problem:
             return "REFUSED: " + story.schedule_problem
+        if overdue := _overdue(story):
+            return overdue
         return format_when(story.publish_at) if story.publish_at else "—"
 
     @admin.display(description="publication schedule")
@@ -211,8 +235,8 @@ class StoryHistoryAdminMixin:
             '{}{} · <a href="{}">Schedule…</a> · <a href="{}">Revisions and diffs</a> · times in {} '
             '(<a href="{}">change</a>)',
             format_when(story.publish_at) if story.publish_at else "Not scheduled",
-            format_html(' · <strong class="errornote">{}</strong>', story.schedule_problem)
-            if story.schedule_problem
+            format_html(' · <strong class="errornote">{}</strong>', story.schedule_problem or _overdue(story))
+            if story.schedule_problem or _overdue(story)
             else "",
             reverse("admin:stories_story_schedule", args=[story.pk]),
             _history_url(story),
@@ -342,6 +366,10 @@ class StoryHistoryAdminMixin:
                 when = form.cleaned_data["publish_at"]
                 done = f"Scheduled for {format_when(when)}." if when else "Taken off the schedule."
                 self.message_user(request, done, messages.SUCCESS)
+                if when and story.status != Story.Status.VERIFIED:
+                    # Scheduling is allowed before the checks pass (a story is often scheduled while
+                    # they run); the gate decides at that time, so say so now rather than surprise.
+                    self.message_user(request, scheduled_unverified_warning(story), messages.WARNING)
                 return HttpResponseRedirect(reverse("admin:stories_story_change", args=[story.pk]))
         return self._page(
             request,

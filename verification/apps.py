@@ -17,3 +17,8 @@ class VerificationConfig(AppConfig):
 
         # /metrics reports how long the oldest submission has waited for its checks.
         scrape_time.add(oldest_submission)
+
+        # Without celery beat (make run), the serving process publishes scheduled stories itself.
+        from .embedded_scheduler import start_embedded_scheduler
+
+        start_embedded_scheduler()

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from newsroom.admin import InUsersNewsroomsAdmin
@@ -11,8 +12,17 @@ from newsroom.models import Newsroom, Role
 from .models import Webhook, WebhookDelivery
 
 
+class ChiefsNewsroomsAdmin(InUsersNewsroomsAdmin):
+    """Only the rows of the newsrooms where the user is chief: a webhook's URL, secret and
+    deliveries are a chief's to manage, not an editor's, even one who is chief elsewhere."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        chiefs = Newsroom.objects.for_user(request.user, role=Role.CHIEF)
+        return admin.ModelAdmin.get_queryset(self, request).filter(**{f"{self.newsroom_lookup}__in": chiefs})
+
+
 @admin.register(Webhook)
-class WebhookAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
+class WebhookAdmin(ChiefsNewsroomsAdmin, admin.ModelAdmin):
     """A newsroom's chiefs register its webhooks; the URL is checked (https, public address)."""
 
     newsroom_lookup = "newsroom"
@@ -30,7 +40,7 @@ class WebhookAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
 
 
 @admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
+class WebhookDeliveryAdmin(ChiefsNewsroomsAdmin, admin.ModelAdmin):
     """The delivery log: read only."""
 
     newsroom_lookup = "webhook__newsroom"

@@ -47,8 +47,9 @@ def test_add_editor_grants_a_role_staff_access_and_the_role_s_permissions(django
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["nobody", "--newsroom", "north-desk"], "username: there is no user named 'nobody'"),
+        (["nobody", "--newsroom", "north-desk"], "username: there is no user named 'nobody'; add --create"),
         (["ada", "--newsroom", "west-desk"], "--newsroom: there is no newsroom 'west-desk'"),
+        (["grace", "--newsroom", "west-desk", "--create"], "--newsroom: there is no newsroom 'west-desk'"),
     ],
 )
 def test_add_editor_names_what_is_wrong_and_writes_nothing(django_user_model, two_desks, argv, message):
@@ -57,6 +58,46 @@ def test_add_editor_names_what_is_wrong_and_writes_nothing(django_user_model, tw
     with pytest.raises(CommandError, match=message):
         call_command("add_editor", *argv)
     assert not Membership.objects.exists()
+    assert not django_user_model.objects.filter(username="grace").exists()
+
+
+def test_add_editor_create_makes_the_user_and_prints_a_generated_password_once(
+    django_user_model, two_desks, capsys, monkeypatch
+):
+    monkeypatch.delenv("ADD_EDITOR_PASSWORD", raising=False)
+
+    call_command("add_editor", "grace", "--newsroom", "north-desk", "--role", "chief", "--create")
+
+    out = capsys.readouterr().out
+    password = out.split("with password: ")[1].split()[0]
+    grace = django_user_model.objects.get(username="grace")
+    assert grace.check_password(password)
+    assert grace.is_staff
+    assert not grace.is_superuser
+    assert Membership.objects.get(user=grace).role == Role.CHIEF
+    assert "grace is now Chief" in out
+
+    call_command("add_editor", "grace", "--newsroom", "south-desk", "--create")  # exists: only the role
+    again = capsys.readouterr().out
+    assert "password" not in again
+    assert django_user_model.objects.get(username="grace").check_password(password)
+
+
+def test_add_editor_create_takes_the_password_from_the_environment_and_validates_it(
+    django_user_model, two_desks, capsys, monkeypatch
+):
+    monkeypatch.setenv("ADD_EDITOR_PASSWORD", "short")
+    with pytest.raises(CommandError, match="ADD_EDITOR_PASSWORD: "):
+        call_command("add_editor", "grace", "--newsroom", "north-desk", "--create")
+    assert not django_user_model.objects.filter(username="grace").exists()
+
+    monkeypatch.setenv("ADD_EDITOR_PASSWORD", "a-long-enough-pass-phrase-for-grace")
+    call_command("add_editor", "grace", "--newsroom", "north-desk", "--create")
+
+    out = capsys.readouterr().out
+    assert "with the password from ADD_EDITOR_PASSWORD" in out
+    assert "a-long-enough-pass-phrase-for-grace" not in out
+    assert django_user_model.objects.get(username="grace").check_password("a-long-enough-pass-phrase-for-grace")
 
 
 def test_editor_and_chief_may_do_what_their_role_says_in_their_newsroom_only(django_user_model, two_desks):

@@ -51,3 +51,35 @@ def _permissions(*codenames: str):
     from django.contrib.auth.models import Permission
 
     return Permission.objects.filter(content_type__app_label="webhooks", codename__in=codenames)
+
+
+def test_a_chief_manages_their_newsroom_s_webhooks_in_admin_and_an_editor_cannot(client, people, settings):
+    from newsroom.models import Role
+    from newsroom.roles import grant_role
+
+    settings.WEBHOOKS_ALLOW_LOOPBACK = True
+    users = get_user_model().objects
+    chief, editor = users.get(username="chief"), users.get(username="editor")
+    # Chief of another newsroom too: the role there must not open the first newsroom's webhooks.
+    grant_role(user=editor, newsroom=people.other, role=Role.CHIEF)
+    client.force_login(chief)
+
+    response = client.post(
+        "/admin/webhooks/webhook/add/",
+        {"newsroom": people.ai.pk, "url": "http://127.0.0.1:9/desk", "on_published": "on", "active": "on"},
+    )
+
+    assert response.status_code == 302, response.content.decode()
+    hook = Webhook.objects.get(url="http://127.0.0.1:9/desk")
+    assert hook.newsroom == people.ai
+    assert "/desk" in client.get("/admin/webhooks/webhook/").content.decode()
+    other_room = client.get("/admin/webhooks/webhook/add/").content.decode()
+    assert f'value="{people.other.pk}"' not in other_room  # only their newsrooms to choose from
+    response = client.post(f"/admin/webhooks/webhook/{hook.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert not Webhook.objects.exists()
+
+    theirs = Webhook.objects.create(newsroom=people.ai, url="http://127.0.0.1:9/ai")
+    client.force_login(editor)
+    assert "/ai" not in client.get("/admin/webhooks/webhook/").content.decode()
+    assert client.get(f"/admin/webhooks/webhook/{theirs.pk}/change/").status_code == 302  # not theirs to see

@@ -1,19 +1,32 @@
 import json
 import os
 import secrets
+from datetime import UTC, timedelta
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
 
 import manifests
 import stories
+from manifests.adapters import SynorbAdapter
+from manifests.models import Manifest
+from manifests.services import manifest_store
 from newsroom.models import Disclosure, Label, Newsroom, Writer
 from stories import desk
+from stories.models import Cite
 
 SEEDS = Path(stories.__file__).parent / "fixtures" / "seeds"
 DEMO_MANIFESTS = Path(manifests.__file__).parent / "fixtures" / "demo-manifests.json"
+# Manifests a newcomer's first story can cite: each dated ``days_before_load`` days before the
+# day load_demo runs, so they are recent within VERIFY_RECENT_DAYS when the story is checked.
+RECENT_MANIFESTS = Path(manifests.__file__).parent / "fixtures" / "demo-manifests-recent.json"
+# Where a newcomer writes: it does not publish by itself, so an editor submits and a chief
+# publishes, as a real desk works.
+DEMO_DESK = {"slug": "demo-desk", "title": "Demo desk"}
 
 _RUN_THEM = "Run the Manifests yourself to verify."
 _PROMISE = (
@@ -60,7 +73,9 @@ DEMO_DISCLOSURES = {
 class Command(BaseCommand):
     help = (
         "Load the demo newsroom: the demo manifests (illustrative claim texts), the site-wide "
-        "texts the seeds carry, the two seed stories, published, and an admin user. Safe to run again."
+        "texts the seeds carry, the two seed stories, published, a few illustrative manifests "
+        "dated relative to today for a new story to cite, the Demo desk newsroom to write it in, "
+        "and an admin user. Safe to run again."
     )
 
     def add_arguments(self, parser):
@@ -74,7 +89,30 @@ class Command(BaseCommand):
         # Through the gate, as any import: the seeds are checked against the demo manifests and
         # published when they pass.
         call_command("import_desk", str(SEEDS), stdout=self.stdout, stderr=self.stderr)
+        self._load_recent_manifests()
+        Newsroom.objects.get_or_create(slug=DEMO_DESK["slug"], defaults={"title": DEMO_DESK["title"]})
         self._ensure_admin(username)
+
+    def _load_recent_manifests(self) -> None:
+        """Store the recent demo manifests, dated relative to today (UTC, as the checks count).
+
+        Run again on a later day, a manifest no story cites yet is dated afresh, so it stays
+        recent; one a story already cites keeps its date and claims, so what its checks found
+        (and any published version showing it) stays true.
+        """
+        today = timezone.now().astimezone(UTC).date()
+        cited = set(Cite.objects.values_list("manifest_id", flat=True).distinct())
+        for entry in json.loads(RECENT_MANIFESTS.read_text()):
+            payload = entry["manifest"]
+            manifest_id = payload["manifest_id"]
+            if manifest_id in cited and Manifest.objects.filter(manifest_id=manifest_id).exists():
+                self.stdout.write(f"{manifest_id}\tkept (a story cites it)")
+                continue
+            published = today - timedelta(days=entry["days_before_load"])
+            dated = payload | {"source": payload["source"] | {"published_date": published.isoformat()}}
+            with transaction.atomic():
+                manifest_store(data=SynorbAdapter.to_manifest(dated), origin=Manifest.Origin.FILE)
+            self.stdout.write(f"{manifest_id}\tdated {published.isoformat()}")
 
     def _ensure_demo_newsrooms(self) -> None:
         """The seeds' newsrooms, publishing automatically when a story's checks pass."""
