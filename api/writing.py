@@ -35,7 +35,8 @@ from verification.workflow import story_add_correction, story_publish, story_ret
 
 from .authentication import BearerTokenAuthentication
 from .errors import Conflict, ErrorSerializer
-from .services import NoRole, Submission, UnknownStory, actor_for, story_submit_document
+from .parsers import request_body
+from .services import HiddenStory, NoRole, Submission, UnknownStory, actor_for, story_submit_document
 
 MAX_DESK_ID = 2**63 - 1
 
@@ -206,6 +207,10 @@ def refused(error: Exception) -> exceptions.APIException:
         return exceptions.PermissionDenied(error.message)
     if isinstance(error, StaleVersion):
         return Conflict(error.message, code="stale_version", problems=[{"at": "If-Match", "message": error.message}])
+    if isinstance(error, HiddenStory):
+        hidden = exceptions.NotFound(str(error) + ".")
+        hidden.problems = [{"at": "id", "message": str(error)}]  # type: ignore[attr-defined]
+        return hidden
     if isinstance(error, UnknownStory):
         return Conflict(str(error), code="stale_version", problems=[{"at": "If-Match", "message": str(error)}])
     if isinstance(error, WorkflowError):
@@ -279,16 +284,20 @@ SUBMIT_SCHEMA = extend_schema(
         )
     ],
     parameters=[IF_MATCH_PARAMETER],
-    responses={202: SubmissionSerializer, 200: SubmissionSerializer, **write_errors(400, 401, 403, 409, 413, 415, 429)},
+    responses={
+        202: SubmissionSerializer,
+        200: SubmissionSerializer,
+        **write_errors(400, 401, 403, 404, 409, 413, 415, 429),
+    },
 )
 
 
 def submit(request: Request) -> Response:
     version = expected_version(request)
-    document = request.data
+    document = request_body(request)
     try:
         submission = story_submit_document(document=document, user=request.user, expected_version=version)
-    except (DeskError, WorkflowError, StaleVersion, UnknownStory) as error:
+    except (DeskError, WorkflowError, StaleVersion, UnknownStory, HiddenStory) as error:
         raise refused(error) from None
     return Response(
         submission_body(request, submission),
@@ -391,9 +400,10 @@ def action(summary: str, description: str, request: type, answer: int = 200) -> 
 
 
 def valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    if not isinstance(request.data, dict):
+    data = request_body(request)
+    if not isinstance(data, dict):
         raise exceptions.ValidationError({"$": ["Must be a JSON object."]})
-    serializer = serializer_class(data=request.data)
+    serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 
