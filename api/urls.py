@@ -15,6 +15,7 @@ urlpatterns = [
     path("stories/<str:id>/publish/", writing.StoryPublish.as_view(), name="api-story-publish"),
     path("stories/<str:id>/corrections/", writing.StoryCorrections.as_view(), name="api-story-corrections"),
     path("stories/<str:id>/retract/", writing.StoryRetract.as_view(), name="api-story-retract"),
+    path("me/", writing.Me.as_view(), name="api-me"),
     path("runs/<int:id>/", writing.RunDetail.as_view(), name="api-run-detail"),
     path("changes/", views.ChangeList.as_view(), name="api-change-list"),
     path("manifests/", views.ManifestList.as_view(), name="api-manifest-list"),

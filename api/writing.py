@@ -27,6 +27,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from newsroom.models import Newsroom, Role
+from newsroom.roles import roles_of
 from stories.desk import DeskError, is_story_id, story_id_pattern
 from stories.models import Story
 from stories.services import StaleVersion, WorkflowError, WorkflowPermissionDenied
@@ -483,3 +485,47 @@ class StoryRetract(TokenView):
         else:
             done, message = "retracted", f"Story {story.desk_id} retracted."
         return Response({"done": done, "message": message, "story": story_state(request, story)})
+
+
+# --- Who the token is ----------------------------------------------------------------------------
+
+
+class MembershipSerializer(serializers.Serializer):
+    newsroom = serializers.CharField(help_text="The newsroom's slug.")
+    title = serializers.CharField()
+    role = serializers.ChoiceField(choices=Role.choices, help_text="editor writes and submits; chief also publishes.")
+    url = serializers.URLField(help_text="The newsroom in the read API.")
+
+
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    superuser = serializers.BooleanField(help_text="A superuser is chief in every newsroom.")
+    newsrooms = MembershipSerializer(many=True, help_text="The newsrooms where the user has a role, by title.")
+
+
+@extend_schema(
+    summary="The token's user: their newsrooms and roles",
+    description="What this token may do: each newsroom where its user has a role, and the role.",
+    responses={200: MeSerializer, **write_errors(401, 429)},
+)
+class Me(TokenView):
+    def get(self, request: Request) -> Response:
+        user = request.user
+        # The one rule of roles (a superuser is chief everywhere), as every other check asks it.
+        roles = roles_of(user)
+        newsrooms = Newsroom.objects.filter(pk__in=roles).order_by("title")
+        return Response(
+            {
+                "username": user.get_username(),
+                "superuser": user.is_superuser,
+                "newsrooms": [
+                    {
+                        "newsroom": newsroom.slug,
+                        "title": newsroom.title,
+                        "role": roles[newsroom.pk],
+                        "url": absolute(request, "api-newsroom-detail", slug=newsroom.slug),
+                    }
+                    for newsroom in newsrooms
+                ],
+            }
+        )
