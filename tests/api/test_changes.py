@@ -126,3 +126,22 @@ def test_a_bad_updated_after_is_a_400_naming_it(client, db):
 
     assert response.status_code == 400
     assert [problem["at"] for problem in body(response)["problems"]] == ["updated_after"]
+
+
+def test_the_migration_records_the_versions_there_before_the_feed(client, people):
+    import importlib
+
+    from django.apps import apps
+
+    from api.models import StoryChange
+
+    act(client, "retract", people.chief, AGENTIC_ID, {"reason": "Withdrawn by the desk."})
+    StoryChange.objects.all().delete()  # as before the feed existed
+    importlib.import_module("api.migrations.0002_story_changes_backfill").backfill(apps, None)
+
+    mirror: dict[str, dict[str, Any]] = {}
+    sync(client, mirror, None)
+    assert mirror == live_list(client)
+    assert [change["event"] for change in body(client.get(CHANGES))["results"] if change["id"] == AGENTIC_ID] == [
+        "story.retracted"
+    ]
