@@ -145,3 +145,21 @@ def test_the_migration_records_the_versions_there_before_the_feed(client, people
     assert [change["event"] for change in body(client.get(CHANGES))["results"] if change["id"] == AGENTIC_ID] == [
         "story.retracted"
     ]
+
+
+def test_a_story_published_for_later_enters_the_feed_at_its_time(client, hidden):
+    from stories.models import Story
+
+    scheduled = next(story for story in hidden.stories if story.headline == "Zebracorn scheduled")
+    assert scheduled.status == Story.Status.PUBLISHED
+
+    mirror: dict[str, dict[str, Any]] = {}
+    sync(client, mirror, None)
+    assert str(scheduled.desk_id) not in mirror
+    assert "zebracorn scheduled" not in client.get(CHANGES).content.decode().lower()
+    assert mirror == live_list(client)
+
+    with time_machine.travel(timezone.now() + timezone.timedelta(days=1, minutes=1)):
+        sync(client, mirror, None)
+        assert mirror[str(scheduled.desk_id)]["headline"] == "Zebracorn scheduled"
+        assert mirror == live_list(client)
