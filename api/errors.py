@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -36,6 +37,28 @@ class Conflict(exceptions.APIException):
         self.problems = problems or []
 
 
+# Every code the API sends in "error", for the schema's enum (tests/api/test_errors.py checks
+# the list against DRF's exceptions and ours).
+ERROR_CODES = [
+    "invalid",
+    "malformed",
+    "bad_request",
+    "not_authenticated",
+    "authentication_failed",
+    "permission_denied",
+    "not_found",
+    "method_not_allowed",
+    "not_acceptable",
+    "withdrawn",
+    "conflict",
+    "stale_version",
+    "precondition_failed",
+    "too_large",
+    "unsupported_media_type",
+    "throttled",
+]
+
+
 class ProblemSerializer(serializers.Serializer):
     at = serializers.CharField(
         help_text="Where the problem is: a query parameter, a field, or a desk/1 path such as key_facts[2].text "
@@ -47,9 +70,8 @@ class ProblemSerializer(serializers.Serializer):
 class ErrorSerializer(serializers.Serializer):
     """The body of every error response."""
 
-    error = serializers.CharField(
-        help_text="A stable code: invalid, malformed, not_authenticated, permission_denied, not_found, "
-        "method_not_allowed, stale_version, conflict, withdrawn, too_large, unsupported_media_type, throttled, ..."
+    error = serializers.ChoiceField(
+        choices=ERROR_CODES, help_text="A stable code: what a client decides by (new ones may come)."
     )
     message = serializers.CharField(help_text="What went wrong, for a person.")
     problems = ProblemSerializer(many=True, help_text="The input that was wrong; empty when none was.")
@@ -96,3 +118,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.PermissionDenied()  # Django's PermissionDenied, as DRF maps it
     response.data = error_body(exc)
     return response
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 400 (a Host not in ALLOWED_HOSTS, another suspicious request): under /api/ in
+    the API's error shape, elsewhere Django's own page."""
+    if request.path_info.startswith("/api/"):
+        body = {"error": "bad_request", "message": "The request cannot be served.", "problems": []}
+        return JsonResponse(body, status=status.HTTP_400_BAD_REQUEST)
+    return defaults.bad_request(request, exception)

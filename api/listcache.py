@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
@@ -23,7 +24,13 @@ from newsroom.pagecache import CACHE_ERRORS, generation
 
 logger = logging.getLogger(__name__)
 # Part of every key: raised whenever a summary's shape changes, so no release serves another's.
-LIST_FORMAT = 1
+LIST_FORMAT = 2
+
+
+@dataclass(frozen=True)
+class Page:
+    content: bytes
+    link: str  # the page's Link header: its next and previous pages
 
 
 def page_key(request: Request, changed_at: datetime | None) -> str | None:
@@ -42,20 +49,25 @@ def page_key(request: Request, changed_at: datetime | None) -> str | None:
     return f"api:stories:{LIST_FORMAT}:{site}:{stamp}:{url}"
 
 
-def stored(key: str | None) -> bytes | None:
+def stored(key: str | None) -> Page | None:
     if key is None:
         return None
     try:
-        return cache.get(key)
+        kept = cache.get(key)
     except CACHE_ERRORS:
         return None
+    return Page(*kept) if kept is not None else None
 
 
-def store(key: str | None, content: bytes) -> None:
+def store(key: str | None, content: bytes, *, link: str) -> Page:
+    """Keep the page (when it has a key), and return it."""
+    page = Page(content, link)
     if key is None:
-        return
+        return page
     try:
-        cache.set(key, content, settings.PAGE_CACHE_SECONDS)
+        # A plain tuple, not the dataclass: what is kept never depends on this module's classes.
+        cache.set(key, (content, link), settings.PAGE_CACHE_SECONDS)
     except CACHE_ERRORS as error:
         if not isinstance(error, CacheSkipped):
             logger.warning("cache unreachable: API list page not kept", exc_info=True)
+    return page

@@ -15,10 +15,18 @@ from django.db.models import QuerySet
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
+
+
+def link_header(page: dict[str, Any]) -> str:
+    """A page's next and previous links as an RFC 8288 ``Link`` header (GitHub's convention),
+    for clients that page without reading the body; empty on a lone page."""
+    links = [(page.get("next"), "next"), (page.get("previous"), "prev")]
+    return ", ".join(f'<{url}>; rel="{rel}"' for url, rel in links if url)
 
 
 class Cursor(CursorPagination):
@@ -51,6 +59,13 @@ class Cursor(CursorPagination):
                 raise  # not the cursor's doing
             # A cursor whose position is not a value of the ordering field (a hand-made one).
             raise self._bad_cursor() from None
+
+    def get_paginated_response(self, data: Any) -> Response:
+        response = super().get_paginated_response(data)
+        link = link_header(response.data)
+        if link:
+            response["Link"] = link
+        return response
 
     def _bad_cursor(self) -> ValidationError:
         return ValidationError({self.cursor_query_param: [self.invalid_cursor_message]})

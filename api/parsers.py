@@ -8,13 +8,16 @@ twice in one object, NaN or Infinity, the NUL character in a string, and anythin
 
 from __future__ import annotations
 
+import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.parsers import BaseParser
+from rest_framework.request import Request
 
 from newsroom.jsonfiles import JsonInputError, parse_json
 
@@ -123,3 +126,39 @@ class StrictJSONParser(BaseParser):
             except ValueError:
                 length = None
         return parse_strict(read_body(stream, length))
+
+
+def request_body(request: Request) -> Any:
+    """The parsed body of a request that must have one. DRF reads a body it finds empty (or
+    one without a content type) as ``{}``, which would pass for an empty document."""
+    if request.stream is None:
+        raise MalformedBody("$", "the body is empty; send a JSON value")
+    if not request.content_type:
+        raise exceptions.UnsupportedMediaType("", detail="Send the body as Content-Type: application/json.")
+    return request.data
+
+
+class ChunkedBodies:
+    """Middleware: a request body sent with ``Transfer-Encoding: chunked`` read like any other.
+
+    The server (gunicorn) decodes the chunks but, having no length to give, sends no
+    ``CONTENT_LENGTH``, and Django then reads the body as empty. Under /api/ such a body is read
+    here, within ``API_MAX_BODY_BYTES`` (413 beyond, in the API's error shape), and handed on
+    with its length, as if it had been sent with one."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        chunked = "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if chunked and not request.META.get("CONTENT_LENGTH") and request.path_info.startswith("/api/"):
+            try:
+                data = read_body(request.META.get("wsgi.input"), None)
+            except BodyTooLarge as error:
+                # Here, not at the top: errors imports DRF's views, which load this parser.
+                from .errors import error_body
+
+                return JsonResponse(error_body(error), status=error.status_code)
+            request.META["CONTENT_LENGTH"] = str(len(data))
+            request._stream = io.BytesIO(data)  # type: ignore[attr-defined]  # what request.read() reads
+        return self.get_response(request)

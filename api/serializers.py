@@ -108,6 +108,10 @@ class StorySummarySerializer(serializers.Serializer):
         allow_null=True,
         help_text="When a re-check after a cited claim changed no longer passed (null: no notice).",
     )
+    updated_at = serializers.DateTimeField(
+        help_text="UTC: when what readers get of the story last changed (a publication, a correction, a re-render). "
+        "Filter with updated_after to sync."
+    )
 
     # What the list reads of each live version: plain rows, not models (a page holds up to 100).
     source_fields = (
@@ -125,6 +129,7 @@ class StorySummarySerializer(serializers.Serializer):
         "published_at",
         "label",
         "flagged_at",
+        "modified_at",
     )
 
     def to_representation(self, row: dict[str, Any]) -> dict[str, Any]:
@@ -146,4 +151,28 @@ class StorySummarySerializer(serializers.Serializer):
             "published_at": format_utc(row["published_at"]),
             "verification": row["label"],
             "notice_at": format_utc(row["flagged_at"]) if row["flagged_at"] else None,
+            "updated_at": format_utc(row["modified_at"]),
         }
+
+
+class ChangeSerializer(serializers.Serializer):
+    """One entry of the changes feed."""
+
+    cursor = serializers.CharField(help_text="Pass as after= to get the changes since this one.")
+    event = serializers.ChoiceField(choices=["story.published", "story.corrected", "story.updated", "story.retracted"])
+    id = serializers.CharField(help_text="The desk/1 story id.")
+    occurred_at = serializers.DateTimeField(help_text="UTC: when the change became public.")
+    story = StorySummarySerializer(
+        allow_null=True,
+        help_text="The story's summary after the change, as the story list gives it; null for a retraction.",
+    )
+    tombstone = serializers.BooleanField(help_text="True for a retraction: drop the story from a mirror.")
+    reason = serializers.CharField(required=False, help_text="A retraction's reason.")
+
+
+class ChangesPageSerializer(serializers.Serializer):
+    results = ChangeSerializer(many=True)
+    cursor = serializers.CharField(
+        allow_null=True, help_text="The last change's cursor (or the one sent): pass as after= next time."
+    )
+    next = serializers.URLField(help_text="The changes after this page; poll it when results is empty.")

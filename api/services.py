@@ -30,6 +30,14 @@ class NoRole(WorkflowPermissionDenied):
         self.at = at
 
 
+class HiddenStory(Exception):
+    """The id is a story of a newsroom where the user has no role: to them, no such story."""
+
+    def __init__(self, desk_id: int):
+        super().__init__(f"No story with the id '{desk_id}' in a newsroom where you have a role")
+        self.desk_id = desk_id
+
+
 class UnknownStory(Exception):
     """An edit version was named for a story that does not exist."""
 
@@ -54,7 +62,7 @@ def actor_for(user: Any) -> str:
 def story_submit_document(*, document: Any, user: Any, expected_version: int | None = None) -> Submission:
     """Write a desk/1 document into its story's working copy and submit it for the checks.
 
-    Raises ``DeskError`` (problems at desk/1 paths), ``NoRole``, ``StaleVersion`` (the story
+    Raises ``DeskError`` (problems at desk/1 paths), ``NoRole``, ``HiddenStory``, ``StaleVersion`` (the story
     moved past ``expected_version``), ``UnknownStory`` or ``WorkflowError``.
     """
     document = desk.validate_document(document)
@@ -70,7 +78,9 @@ def story_submit_document(*, document: Any, user: Any, expected_version: int | N
         existing = Story.objects.select_for_update().filter(desk_id=desk_id).first()
         if existing is not None:
             if not may_write(user, existing.newsroom_id):
-                raise NoRole(f"Story {desk_id} belongs to a newsroom where you have no role", at="id")
+                # Not a 403: that would tell whoever has a token that the id is taken, and
+                # where. As everywhere else, a story outside the user's newsrooms is not there.
+                raise HiddenStory(desk_id)
             require_edit_version(story=existing, expected=expected_version)
         elif expected_version is not None:
             raise UnknownStory(desk_id)

@@ -1,9 +1,9 @@
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from . import views, writing
+from . import docs, views, writing
 
 urlpatterns = [
+    path("", views.ApiIndex.as_view(), name="api-index"),
     path("newsrooms/", views.NewsroomList.as_view(), name="api-newsroom-list"),
     path("newsrooms/<slug:slug>/", views.NewsroomDetail.as_view(), name="api-newsroom-detail"),
     path("beats/", views.BeatList.as_view(), name="api-beat-list"),
@@ -15,11 +15,13 @@ urlpatterns = [
     path("stories/<str:id>/publish/", writing.StoryPublish.as_view(), name="api-story-publish"),
     path("stories/<str:id>/corrections/", writing.StoryCorrections.as_view(), name="api-story-corrections"),
     path("stories/<str:id>/retract/", writing.StoryRetract.as_view(), name="api-story-retract"),
+    path("me/", writing.Me.as_view(), name="api-me"),
     path("runs/<int:id>/", writing.RunDetail.as_view(), name="api-run-detail"),
+    path("changes/", views.ChangeList.as_view(), name="api-change-list"),
     path("manifests/", views.ManifestList.as_view(), name="api-manifest-list"),
     path("manifests/<str:manifest_id>/", views.ManifestDetail.as_view(), name="api-manifest-detail"),
-    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("schema/", docs.Schema.as_view(), name="api-schema"),
+    path("docs/", docs.SwaggerDocs.as_view(url_name="api-schema"), name="api-docs"),
+    path("redoc/", docs.RedocDocs.as_view(url_name="api-schema"), name="api-redoc"),
     re_path(r"^.*$", views.NoEndpoint.as_view(), name="api-no-endpoint"),
 ]

@@ -6,23 +6,28 @@ copy; a story's detail is its JSON twin, the bytes stored when it was published.
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
+from django.db.models import Q
 from django.http import HttpResponse
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from editions.models import Edition
 from manifests.models import Manifest
 from newsroom.models import Beat, Newsroom
-from stories.desk import edition_pattern, is_story_id
+from stories.desk import edition_pattern, format_utc, is_story_id
 from stories.models import LiveCitation, PublishedVersion
 from stories.stored import Stored, stored_by_id
 
@@ -31,7 +36,8 @@ from .authentication import BearerTokenAuthentication
 from .conditional import ConditionalMixin, stories_changed_at
 from .errors import ErrorSerializer, Gone
 from .filters import BeatFilter, StoryFilter
-from .pagination import Cursor
+from .models import StoryChange
+from .pagination import Cursor, link_header
 
 # The largest 64-bit database id: a larger number names no beat.
 MAX_ID = 2**63 - 1
@@ -216,12 +222,15 @@ class StoryList(ReadView, generics.ListAPIView):
         # (The same order keeps a stored page no older than its key says: see listcache.)
         self.changed_at = stories_changed_at()
         key = listcache.page_key(request, self.changed_at)
-        content = listcache.stored(key)
-        if content is None:
+        page = listcache.stored(key)
+        if page is None:
             data = super().list(request, *args, **kwargs).data
             content = request.accepted_renderer.render(data, request.accepted_media_type, self.get_renderer_context())
-            listcache.store(key, content)
-        return HttpResponse(content, content_type="application/json")
+            page = listcache.store(key, content, link=link_header(data))
+        response = HttpResponse(page.content, content_type="application/json")
+        if page.link:
+            response["Link"] = page.link
+        return response
 
 
 @extend_schema(
@@ -279,3 +288,108 @@ class NoEndpoint(ReadView, APIView):
             slashed = False
         hint = f" Did you mean {path}/ ?" if slashed else ""
         raise NotFound(f"There is no API endpoint at {path}.{hint}")
+
+
+CHANGES_PAGE = 100
+CURSOR = re.compile(r"(\d{1,19})-(\d{1,19})")
+
+
+def change_cursor(change: StoryChange) -> str:
+    # The feed's order, (at, id), in microseconds: opaque to clients, exact for the database.
+    at = change.at
+    micros = (at - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
+    return f"{micros}-{change.pk}"
+
+
+def after_cursor(value: str) -> tuple[datetime, int]:
+    match = CURSOR.fullmatch(value)
+    if match is None or int(match.group(2)) > MAX_ID:
+        raise ValidationError({"after": ["This cursor is not one the changes feed gave out: pass a change's cursor."]})
+    try:
+        at = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=int(match.group(1)))
+    except OverflowError:
+        raise ValidationError({"after": ["This cursor is not one the changes feed gave out."]}) from None
+    return at, int(match.group(2))
+
+
+def change_entry(change: StoryChange) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "cursor": change_cursor(change),
+        "event": change.event,
+        "id": str(change.desk_id),
+        "occurred_at": format_utc(change.at),
+        "story": change.summary,
+        "tombstone": change.summary is None,
+    }
+    if change.summary is None:
+        entry["reason"] = change.retracted_reason
+    return entry
+
+
+@extend_schema(
+    summary="Changes: publications, corrections, updates and retractions, in order",
+    description=(
+        "A mirror starts without after= and applies each change in order: a story's summary replaces "
+        "the one it has, a tombstone (a retraction) removes it. Then it polls next, which carries the "
+        "last cursor, and stays exactly the live story list. A change is listed once it is public "
+        "(and API_CHANGES_SETTLE_SECONDS old, so no change committing late is skipped); "
+        f"at most {CHANGES_PAGE} a page."
+    ),
+    parameters=[
+        OpenApiParameter("after", OpenApiTypes.STR, description="A change's cursor: the changes after it."),
+        *VALIDATORS,
+    ],
+    responses={200: serializers.ChangesPageSerializer, 304: NOT_MODIFIED, **errors(400)},
+)
+class ChangeList(ReadView, APIView):
+    def get(self, request: Request) -> HttpResponse:
+        after = request.query_params.get("after")
+        # A change is listed only when it has settled: one committing just now, with an
+        # earlier (at, id) than one already listed, would be skipped by a mirror otherwise.
+        changes = StoryChange.objects.filter(
+            at__lte=timezone.now() - timedelta(seconds=settings.API_CHANGES_SETTLE_SECONDS)
+        )
+        if after is not None:
+            at, pk = after_cursor(after)
+            changes = changes.filter(Q(at__gt=at) | Q(at=at, pk__gt=pk))
+        page = [change_entry(change) for change in changes.order_by("at", "pk")[:CHANGES_PAGE]]
+        cursor = page[-1]["cursor"] if page else after
+        url = request.build_absolute_uri(reverse("api-change-list"))
+        body = {"results": page, "cursor": cursor, "next": f"{url}?after={cursor}" if cursor else url}
+        response = Response(body)
+        if len(page) == CHANGES_PAGE:
+            response["Link"] = f'<{body["next"]}>; rel="next"'
+        return response
+
+
+# The index's resources: (name, URL name, what it lists).
+RESOURCES = [
+    ("stories", "api-story-list", "Live stories, newest first; each story's desk/1 document at {id}/."),
+    ("newsrooms", "api-newsroom-list", "Newsrooms."),
+    ("beats", "api-beat-list", "Beats, within their newsrooms."),
+    ("editions", "api-edition-list", "Editions with live stories."),
+    ("manifests", "api-manifest-list", "Manifests cited by live stories, with their claims."),
+    ("changes", "api-change-list", "Publications, corrections and retractions in order, for mirrors."),
+]
+
+
+@extend_schema(
+    summary="The API's index: its resources, schema and docs",
+    responses={
+        200: OpenApiResponse(OpenApiTypes.OBJECT, description="Links to each resource and the docs."),
+        **errors(),
+    },
+)
+class ApiIndex(ReadView, APIView):
+    def get(self, request: Request) -> Response:
+        def url(name: str) -> str:
+            return request.build_absolute_uri(reverse(name))
+
+        return Response(
+            {
+                "resources": {name: {"url": url(view), "description": text} for name, view, text in RESOURCES},
+                "schema": url("api-schema"),
+                "docs": url("api-docs"),
+                "redoc": url("api-redoc"),
+            }
+        )

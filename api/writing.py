@@ -27,6 +27,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from newsroom.models import Newsroom, Role
+from newsroom.roles import roles_of
 from stories.desk import DeskError, is_story_id, story_id_pattern
 from stories.models import Story
 from stories.services import StaleVersion, WorkflowError, WorkflowPermissionDenied
@@ -35,7 +37,8 @@ from verification.workflow import story_add_correction, story_publish, story_ret
 
 from .authentication import BearerTokenAuthentication
 from .errors import Conflict, ErrorSerializer
-from .services import NoRole, Submission, UnknownStory, actor_for, story_submit_document
+from .parsers import request_body
+from .services import HiddenStory, NoRole, Submission, UnknownStory, actor_for, story_submit_document
 
 MAX_DESK_ID = 2**63 - 1
 
@@ -206,6 +209,10 @@ def refused(error: Exception) -> exceptions.APIException:
         return exceptions.PermissionDenied(error.message)
     if isinstance(error, StaleVersion):
         return Conflict(error.message, code="stale_version", problems=[{"at": "If-Match", "message": error.message}])
+    if isinstance(error, HiddenStory):
+        hidden = exceptions.NotFound(str(error) + ".")
+        hidden.problems = [{"at": "id", "message": str(error)}]  # type: ignore[attr-defined]
+        return hidden
     if isinstance(error, UnknownStory):
         return Conflict(str(error), code="stale_version", problems=[{"at": "If-Match", "message": str(error)}])
     if isinstance(error, WorkflowError):
@@ -279,16 +286,20 @@ SUBMIT_SCHEMA = extend_schema(
         )
     ],
     parameters=[IF_MATCH_PARAMETER],
-    responses={202: SubmissionSerializer, 200: SubmissionSerializer, **write_errors(400, 401, 403, 409, 413, 415, 429)},
+    responses={
+        202: SubmissionSerializer,
+        200: SubmissionSerializer,
+        **write_errors(400, 401, 403, 404, 409, 413, 415, 429),
+    },
 )
 
 
 def submit(request: Request) -> Response:
     version = expected_version(request)
-    document = request.data
+    document = request_body(request)
     try:
         submission = story_submit_document(document=document, user=request.user, expected_version=version)
-    except (DeskError, WorkflowError, StaleVersion, UnknownStory) as error:
+    except (DeskError, WorkflowError, StaleVersion, UnknownStory, HiddenStory) as error:
         raise refused(error) from None
     return Response(
         submission_body(request, submission),
@@ -391,9 +402,10 @@ def action(summary: str, description: str, request: type, answer: int = 200) -> 
 
 
 def valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    if not isinstance(request.data, dict):
+    data = request_body(request)
+    if not isinstance(data, dict):
         raise exceptions.ValidationError({"$": ["Must be a JSON object."]})
-    serializer = serializer_class(data=request.data)
+    serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 
@@ -473,3 +485,47 @@ class StoryRetract(TokenView):
         else:
             done, message = "retracted", f"Story {story.desk_id} retracted."
         return Response({"done": done, "message": message, "story": story_state(request, story)})
+
+
+# --- Who the token is ----------------------------------------------------------------------------
+
+
+class MembershipSerializer(serializers.Serializer):
+    newsroom = serializers.CharField(help_text="The newsroom's slug.")
+    title = serializers.CharField()
+    role = serializers.ChoiceField(choices=Role.choices, help_text="editor writes and submits; chief also publishes.")
+    url = serializers.URLField(help_text="The newsroom in the read API.")
+
+
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    superuser = serializers.BooleanField(help_text="A superuser is chief in every newsroom.")
+    newsrooms = MembershipSerializer(many=True, help_text="The newsrooms where the user has a role, by title.")
+
+
+@extend_schema(
+    summary="The token's user: their newsrooms and roles",
+    description="What this token may do: each newsroom where its user has a role, and the role.",
+    responses={200: MeSerializer, **write_errors(401, 429)},
+)
+class Me(TokenView):
+    def get(self, request: Request) -> Response:
+        user = request.user
+        # The one rule of roles (a superuser is chief everywhere), as every other check asks it.
+        roles = roles_of(user)
+        newsrooms = Newsroom.objects.filter(pk__in=roles).order_by("title")
+        return Response(
+            {
+                "username": user.get_username(),
+                "superuser": user.is_superuser,
+                "newsrooms": [
+                    {
+                        "newsroom": newsroom.slug,
+                        "title": newsroom.title,
+                        "role": roles[newsroom.pk],
+                        "url": absolute(request, "api-newsroom-detail", slug=newsroom.slug),
+                    }
+                    for newsroom in newsrooms
+                ],
+            }
+        )

@@ -96,6 +96,9 @@ INSTALLED_APPS = [
     "knox",
     "django_filters",
     "drf_spectacular",
+    # Swagger UI and Redoc as this site's own static files, not from a CDN (api/docs.py).
+    "drf_spectacular_sidecar",
+    "corsheaders",
     "nested_admin",
     "newsroom",
     "manifests",
@@ -128,6 +131,12 @@ MIDDLEWARE = [
     "newsroom.ops.metrics.RouteMiddleware",
     "django_structlog.middlewares.RequestMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # CORS for /api/ (api/cors.py), high up so that preflights and the 503 below carry it too.
+    "api.cors.ApiCorsMiddleware",
+    # RateLimit-* headers on every API answer, the throttles' and any other (api/throttling.py).
+    "api.throttling.RateLimitHeaders",
+    # A chunked API request body read like one sent with its length (api/parsers.py).
+    "api.parsers.ChunkedBodies",
     # Above everything that queries: the database away is a 503, never a 500.
     "newsroom.ops.unavailable.DatabaseUnavailableMiddleware",
     # Answers for pages kept in the page cache, before sessions, CSRF and users (see its module).
@@ -395,6 +404,14 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"anon": API_ANON_RATE, "token": API_TOKEN_RATE},
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
+# The changes feed (/api/v1/changes/) lists a change once it is this old, so that one committing
+# late (its transaction began before another's) is never passed over by a mirror's cursor.
+API_CHANGES_SETTLE_SECONDS = envint("API_CHANGES_SETTLE_SECONDS", "2")
+# CORS (api/cors.py): any origin may read /api/ without credentials; the origins listed in
+# API_CORS_WRITE_ORIGINS (comma-separated, like https://desk.example.com) may also write, with
+# the Authorization header and credentials.
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOWED_ORIGINS = envlist("API_CORS_WRITE_ORIGINS", "")
 # API tokens (django-rest-knox): only a SHA-512 digest of each token is stored. A token expires
 # API_TOKEN_TTL_DAYS after it is made (0: never), unless made with its own expiry.
 API_TOKEN_TTL_DAYS = envint("API_TOKEN_TTL_DAYS", "90")
@@ -429,6 +446,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Swagger UI and Redoc from this site's static files (drf-spectacular-sidecar), not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "StoryStatusEnum": "stories.models.Story.Status",
         "RunStatusEnum": "verification.models.VerificationRun.Status",
@@ -515,6 +536,15 @@ ADMIN_CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
     "frame-ancestors 'none'"
+)
+
+# The API's docs pages (api/docs.py): every script and style sheet is a static file of this site.
+# Swagger UI and Redoc set styles from script ('unsafe-inline' for styles only), and Redoc's
+# search runs in a worker it makes from a blob: URL.
+API_DOCS_CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
 )
 
 # Probes and the metrics scraper call over plain HTTP on the machine itself: no redirect to HTTPS.

@@ -1,11 +1,18 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
+
+from api.views import NoEndpoint
 
 # The public pages first: story pages are most requests, and the resolver tries in order.
 urlpatterns = [
     path("", include("public.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
+    # Anything else under /api/ (/api/ itself, /api/v2/) answers in the API's error shape.
+    re_path(r"^api(?:/|$)", NoEndpoint.as_view()),
     # /healthz and /readyz for operators and load balancers.
     path("", include("newsroom.ops.urls")),
 ]
+
+# A bad Host under /api/ is a 400 in the API's error shape.
+handler400 = "api.errors.bad_request"

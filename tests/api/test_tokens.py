@@ -99,3 +99,25 @@ def test_a_superuser_makes_a_token_in_admin_and_sees_it_once(people, client):
     assert AuthToken.objects.filter(user=editor, token_key=token[:15]).exists()
     client.logout()
     assert client.get(seed_run_url(), **bearer(token)).status_code == 200
+
+
+def test_me_says_who_the_token_is_and_its_roles(client, people):
+    from .conftest import body
+
+    chief = body(client.get("/api/v1/me/", **people.chief))
+    outsider = body(client.get("/api/v1/me/", **people.outsider))
+
+    assert chief == {
+        "username": "chief",
+        "superuser": False,
+        "newsrooms": [
+            {
+                "newsroom": "artificial-intelligence",
+                "title": people.ai.title,
+                "role": "chief",
+                "url": "http://testserver/api/v1/newsrooms/artificial-intelligence/",
+            }
+        ],
+    }
+    assert [(room["newsroom"], room["role"]) for room in outsider["newsrooms"]] == [("other-desk", "chief")]
+    assert client.get("/api/v1/me/").status_code == 401

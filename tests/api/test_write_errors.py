@@ -54,11 +54,12 @@ def test_a_body_that_is_not_strict_json_is_a_400_naming_where(client, writer, da
     assert not Story.objects.exists()
 
 
-def test_an_empty_body_is_a_400_naming_what_a_document_needs(client, writer):
+def test_an_empty_body_is_malformed_not_an_empty_document(client, writer):
     response = post_json(client, STORIES, b"", **writer)
 
     assert response.status_code == 400
-    assert {"at": "id", "message": "is required"} in body(response)["problems"]
+    assert body(response)["error"] == "malformed"
+    assert body(response)["problems"] == [{"at": "$", "message": "the body is empty; send a JSON value"}]
 
 
 def test_a_body_over_the_limit_is_a_413(client, writer, settings):
