@@ -20,7 +20,7 @@ from .pages import StoryPage, story_markdown, story_search_text
 
 # Raised whenever what the renderer writes changes shape, so that `manage.py rerender`
 # (run at each release) renders every stored version again.
-RENDER_FORMAT = 1
+RENDER_FORMAT = 2
 
 STORY_TEMPLATE = "public/story_detail.html"
 WITHDRAWN_TEMPLATE = "stories/withdrawn.html"
