@@ -128,6 +128,8 @@ MIDDLEWARE = [
     "newsroom.ops.metrics.RouteMiddleware",
     "django_structlog.middlewares.RequestMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the path or the query: a NUL there is a 404 or a 400, never a 500.
+    "newsroom.unstorable.UnstorableInputMiddleware",
     # Above everything that queries: the database away is a 503, never a 500.
     "newsroom.ops.unavailable.DatabaseUnavailableMiddleware",
     # Answers for pages kept in the page cache, before sessions, CSRF and users (see its module).
