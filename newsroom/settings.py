@@ -336,7 +336,11 @@ LOGIN_LOCKOUT_MINUTES = envint("LOGIN_LOCKOUT_MINUTES", "15")
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", "0")
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# The pair: failures lock one username at one client address. Locking a username alone would let
+# anyone lock a colleague out from anywhere (a denial of service); an address alone, an office
+# behind one NAT. A guesser spreading over many addresses is slowed by TRUSTED_PROXY_COUNT
+# reading the true address, and by strong passwords.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "newsroom.ops.lockout.client_ip"
