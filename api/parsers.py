@@ -2,7 +2,8 @@
 
 Refused, each with the JSON path where it is (``$`` for the whole body): more than
 ``API_MAX_BODY_BYTES`` (413), bytes that are not UTF-8, half a UTF-16 surrogate pair, a key
-twice in one object, NaN or Infinity, the NUL character in a string, and anything not JSON
+twice in one object, NaN or Infinity, a control character or a bidirectional override in a
+string (``newsroom.cleantext``), and anything not JSON
 (400). The same rules as every other reader of desk/1 JSON (``newsroom.jsonfiles``).
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -19,6 +20,7 @@ from rest_framework import exceptions, status
 from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 
+from newsroom.cleantext import json_text_problems
 from newsroom.jsonfiles import JsonInputError, parse_json
 
 
@@ -28,7 +30,8 @@ class MalformedBody(exceptions.ParseError):
     default_code = "malformed"
 
     def __init__(self, at: str, message: str):
-        super().__init__(f"The request body is not acceptable JSON: {message}")
+        where = "" if at == "$" else f"$.{at} "  # the JSON path, so the sentence names the field
+        super().__init__(f"The request body is not acceptable JSON: {where}{message}")
         self.problems = [{"at": at, "message": message}]
 
 
@@ -67,20 +70,6 @@ def _join(path: str, key: str) -> str:
     return key if path == "$" else f"{path}.{key}"
 
 
-def _nul_characters(value: Any, path: str = "$") -> Iterator[str]:
-    if isinstance(value, str):
-        if "\x00" in value:
-            yield path
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if "\x00" in key:
-                yield _join(path, key.replace("\x00", "\\u0000"))
-            yield from _nul_characters(item, _join(path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _nul_characters(item, f"{'' if path == '$' else path}[{index}]")
-
-
 def read_body(stream: Any, content_length: int | None) -> bytes:
     """At most the limit of the body, or BodyTooLarge (before reading, when the length says so)."""
     limit = settings.API_MAX_BODY_BYTES
@@ -108,9 +97,10 @@ def parse_strict(data: bytes) -> Any:
             if found:
                 raise MalformedBody(*found) from None
         raise MalformedBody(error.at, message) from None
-    if b"\\u0000" in data:  # the only way JSON can carry U+0000
-        for at in _nul_characters(value):
-            raise MalformedBody(at, "must not contain the NUL character (U+0000)")
+    # Any field of any body may be multi-line here; a desk/1 document's own rule (which fields
+    # are) is applied when it is validated.
+    for problem in json_text_problems(value, multiline=lambda at: True):
+        raise MalformedBody(problem.at, problem.message)
     return value
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
+from newsroom.cleantext import json_text_problems
 from newsroom.jsonfiles import DocumentError, Problem, schema_problems
 
 if TYPE_CHECKING:
@@ -47,6 +48,10 @@ class ManifestData:
     is_illustrative: bool = False
 
 
+# The fields of a manifest written as several lines; every other one is a line.
+MULTILINE_FIELDS = frozenset({"brief.summary"})
+
+
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
@@ -58,7 +63,7 @@ class SynorbAdapter:
     @staticmethod
     def to_manifest(payload: Any) -> ManifestData:
         """ManifestData from one reply; DocumentError names each problem by its JSON path."""
-        problems = schema_problems(_validator(), payload)
+        problems = SynorbAdapter.problems(payload)
         if problems:
             raise DocumentError(problems)
         source = payload["source"]
@@ -123,4 +128,7 @@ class SynorbAdapter:
     @staticmethod
     def problems(payload: Any) -> list[Problem]:
         """What in a payload this shape refuses, each named by its JSON path."""
-        return schema_problems(_validator(), payload)
+        return (
+            schema_problems(_validator(), payload)
+            or list(json_text_problems(payload, multiline=MULTILINE_FIELDS.__contains__))[:50]
+        )

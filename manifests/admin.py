@@ -1,18 +1,21 @@
 from django.contrib import admin
 
 from newsroom.admin import SafeAutocompleteAdmin
+from newsroom.cleantext import CleanTextModelForm
 
 from .models import Claim, Manifest
 
 
 class ClaimInline(admin.TabularInline):
     model = Claim
+    form = CleanTextModelForm
     extra = 0
     fields = ["position", "claim_id", "text", "type", "confidence"]
 
 
 @admin.register(Manifest)
 class ManifestAdmin(admin.ModelAdmin):
+    form = CleanTextModelForm
     list_display = ["manifest_id", "title", "source_name", "published_date", "origin", "is_illustrative", "claim_count"]
     list_filter = ["origin", "is_illustrative", "source_name", "published_date"]
     search_fields = ["manifest_id", "title", "source_name", "claims__claim_id"]
@@ -48,6 +51,7 @@ class ManifestAdmin(admin.ModelAdmin):
 
 @admin.register(Claim)
 class ClaimAdmin(SafeAutocompleteAdmin, admin.ModelAdmin):
+    form = CleanTextModelForm
     list_display = ["claim_id", "manifest", "type", "confidence", "short_text"]
     list_filter = ["type"]
     list_select_related = ["manifest"]

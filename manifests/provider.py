@@ -312,8 +312,6 @@ class ProviderClient:
     def _to_manifest(self, manifest_id: str, payload: Any) -> ManifestData:
         if not isinstance(payload, dict):
             raise ProviderBadReply(f"the provider's reply is {_json_type(payload)}, not a manifest object")
-        if _holds_nul(payload):
-            raise ProviderBadReply("the provider's reply contains a NUL character (U+0000), which cannot be stored")
         try:
             data = self.adapter.to_manifest(payload)
         except DocumentError as error:
@@ -356,19 +354,3 @@ def _json_type(value: Any) -> str:
     if isinstance(value, int | float):
         return "a JSON number"
     return "JSON null" if value is None else "not a JSON object"
-
-
-def _holds_nul(value: Any) -> bool:
-    # Iterative: the reply's depth is bounded by the parser, but recursion here need not be.
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if "\x00" in item:
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False

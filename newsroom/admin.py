@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from .cleantext import forbidden_character
 from .models import Beat, Disclosure, Membership, Newsroom, ReuseTerms, RunGuide, SponsorAd
 from .roles import grant_role
 
@@ -28,7 +29,7 @@ class SafeAutocompleteSelect(AutocompleteSelect):
                 target.to_python(item)
             except ValidationError:
                 continue
-            if isinstance(item, str) and "\x00" in item:
+            if isinstance(item, str) and forbidden_character(item):
                 continue
             valid.append(item)
         return super().optgroups(name, valid, attr)

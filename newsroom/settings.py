@@ -131,6 +131,8 @@ MIDDLEWARE = [
     "newsroom.ops.metrics.RouteMiddleware",
     "django_structlog.middlewares.RequestMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the path or the query: a NUL there is a 404 or a 400, never a 500.
+    "newsroom.unstorable.UnstorableInputMiddleware",
     # CORS for /api/ (api/cors.py), high up so that preflights and the 503 below carry it too.
     "api.cors.ApiCorsMiddleware",
     # RateLimit-* headers on every API answer, the throttles' and any other (api/throttling.py).
@@ -348,7 +350,11 @@ LOGIN_LOCKOUT_MINUTES = envint("LOGIN_LOCKOUT_MINUTES", "15")
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", "0")
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# The pair: failures lock one username at one client address. Locking a username alone would let
+# anyone lock a colleague out from anywhere (a denial of service); an address alone, an office
+# behind one NAT. A guesser spreading over many addresses is slowed by TRUSTED_PROXY_COUNT
+# reading the true address, and by strong passwords.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "newsroom.ops.lockout.client_ip"

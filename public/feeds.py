@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
 from django.utils.html import escape
 
+from newsroom.cleantext import xml_safe
 from newsroom.models import Beat, Newsroom
 from newsroom.pagecache import tagged
 from stories.models import PublishedVersion
@@ -21,10 +22,38 @@ from stories.models import PublishedVersion
 FEED_SIZE = 30
 
 
+def _xml_safe(value: Any) -> Any:
+    if isinstance(value, str):
+        return xml_safe(value)
+    if isinstance(value, list | tuple):
+        return [_xml_safe(item) for item in value]
+    return value
+
+
+class _XmlSafe:
+    """A feed generator that drops what XML 1.0 cannot carry from every text it is given, so a
+    control character stored before the door refused them never breaks a feed (Django's
+    generator refuses it with an error, a 500)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*map(_xml_safe, args), **{key: _xml_safe(value) for key, value in kwargs.items()})
+
+    def add_item(self, *args: Any, **kwargs: Any) -> None:
+        super().add_item(*map(_xml_safe, args), **{key: _xml_safe(value) for key, value in kwargs.items()})
+
+
+class RssFeed(_XmlSafe, Rss201rev2Feed):
+    pass
+
+
+class AtomFeed(_XmlSafe, Atom1Feed):
+    pass
+
+
 class StoryFeed(Feed):
     """Shared item rendering. Links are absolute from SITE_URL, never from the request's Host."""
 
-    feed_type = Rss201rev2Feed
+    feed_type = RssFeed
     url_name = "site-rss"
 
     def __call__(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -94,7 +123,7 @@ class SiteFeed(StoryFeed):
 
 
 class SiteAtomFeed(SiteFeed):
-    feed_type = Atom1Feed
+    feed_type = AtomFeed
     url_name = "site-atom"
     subtitle = SiteFeed.description
 
@@ -125,7 +154,7 @@ class NewsroomFeed(StoryFeed):
 
 
 class NewsroomAtomFeed(NewsroomFeed):
-    feed_type = Atom1Feed
+    feed_type = AtomFeed
     url_name = "newsroom-atom"
     subtitle = NewsroomFeed.description
 
@@ -156,6 +185,6 @@ class BeatFeed(StoryFeed):
 
 
 class BeatAtomFeed(BeatFeed):
-    feed_type = Atom1Feed
+    feed_type = AtomFeed
     url_name = "beat-atom"
     subtitle = BeatFeed.description

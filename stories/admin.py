@@ -30,6 +30,7 @@ from nested_admin.formsets import NestedInlineFormSet
 
 from manifests.models import Manifest
 from newsroom.admin import InUsersNewsroomsAdmin, SafeAutocompleteAdmin
+from newsroom.cleantext import CleanTextModelForm
 from newsroom.dberrors import unique_violation
 from newsroom.models import Beat, Newsroom
 from newsroom.pagecache import private_response
@@ -331,6 +332,7 @@ CompareAgainstInline = _list_inline(ListItem.Kind.COMPARE_AGAINST, "decision car
 
 class CorrectionInline(nested_admin.NestedTabularInline):
     model = Correction
+    form = CleanTextModelForm
     extra = 0
     is_sortable = False
     fields = ["position", "published_at", "text"]

@@ -24,6 +24,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from manifests.models import Manifest
+from newsroom.cleantext import json_text_problems
 from newsroom.jsonfiles import DocumentError, JsonInputError, Problem, parse_json, schema_problems
 from newsroom.models import Disclosure, ReuseTerms, RunGuide, SiteText, SponsorAd
 
@@ -188,23 +189,21 @@ def _check_derived(document: dict[str, Any]) -> list[Problem]:
     return problems
 
 
-def _nul_characters(value: Any, at: str = "$") -> Iterator[Problem]:
-    # PostgreSQL text and jsonb cannot hold U+0000; refuse it here, with its place, rather
-    # than fail in the database.
-    if isinstance(value, str):
-        if "\x00" in value:
-            yield Problem(at, "must not contain the NUL character (U+0000)")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _nul_characters(item, key if at == "$" else f"{at}.{key}")
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _nul_characters(item, f"{at}[{index}]")
+# The fields of a desk/1 document that are written as several lines; every other one is a line.
+MULTILINE_FIELDS = frozenset(
+    {"sections[].paragraphs[].markdown", "run_these_manifests.commands.one", "run_these_manifests.commands.all"}
+)
+
+
+def _unclean_text(document: Any) -> list[Problem]:
+    # PostgreSQL text and jsonb cannot hold U+0000, and control characters and bidirectional
+    # overrides are refused at every door (newsroom.cleantext): say where, rather than store it.
+    return list(json_text_problems(document, multiline=MULTILINE_FIELDS.__contains__))
 
 
 def validate_document(document: Any) -> dict[str, Any]:
     """Return the document if it is a valid desk/1 story; raise DeskError naming every problem."""
-    problems = schema_problems(_validator(), document) or list(_nul_characters(document))[:50]
+    problems = schema_problems(_validator(), document) or _unclean_text(document)[:50]
     if problems:
         raise DeskError(problems)
     problems = _check_times(document) + _check_derived(document)

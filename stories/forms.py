@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Max, Prefetch
 
 from manifests.models import Claim, Manifest
+from newsroom.cleantext import CleanTextForm
 
 from .models import Cite, Story
 
@@ -101,7 +102,7 @@ class PositionInput(forms.NumberInput):
         return "-1"
 
 
-class OrderedPartForm(forms.ModelForm):
+class OrderedPartForm(CleanTextForm, forms.ModelForm):
     """A part that keeps its place: positions are renumbered on save (``OrderedFormSet``), so a
     reordering never collides with the rows it passes."""
 
@@ -198,7 +199,7 @@ class CiteForm(OrderedPartForm):
         return data
 
 
-class StoryForm(forms.ModelForm):
+class StoryForm(CleanTextForm, forms.ModelForm):
     """The story's own fields: its id is the next free one when none is given, its dateline
     its edition's day when none is given, and its beat must be one of its newsroom's."""
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from manifests.models import Manifest
+from newsroom.cleantext import text_problem
 from newsroom.dberrors import unique_violation
 from newsroom.models import Beat, Newsroom, SiteText
 from newsroom.roles import may_publish, may_write
@@ -626,8 +627,9 @@ def require_chief(user: Any, story: Story, what: str) -> None:
 def _written(text: Any, what: str) -> str:
     if not isinstance(text, str) or not text.strip():
         raise WorkflowError(f"{what} must be written out; it is empty")
-    if "\x00" in text:
-        raise WorkflowError(f"{what} contains a NUL character")
+    problem = text_problem(text, multiline=True)
+    if problem:
+        raise WorkflowError(f"{what} {problem}")
     return text.strip()
 
 

@@ -26,6 +26,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from newsroom.cleantext import text_problem
 from newsroom.models import Disclosure, Label, Writer
 from newsroom.roles import may_write
 from stories.desk import SITE_TEXT_MODELS, format_utc, site_texts_in_force
@@ -124,8 +125,9 @@ def story_publish(*, story: Story, actor: str, user: Any = None, override_reason
     reason = override_reason.strip() if isinstance(override_reason, str) else None
     if override_reason is not None and not isinstance(override_reason, str):
         raise PublishRefused("An override reason must be text")
-    if reason and "\x00" in reason:
-        raise PublishRefused("An override reason contains a NUL character")
+    problem = text_problem(reason, multiline=True) if reason else None
+    if problem:
+        raise PublishRefused(f"An override reason {problem}")
     if user is not None:
         require_chief(user, story, "Publishing a story")
 
@@ -204,8 +206,11 @@ def story_publish_unchecked(*, story: Story, actor: str, reason: str) -> Story:
     --unchecked --reason``). Recorded like an override, with its reason, on the live version
     and in the revision, and shown in admin. Only operators reach it, from the command line."""
     reason = reason.strip() if isinstance(reason, str) else ""
-    if not reason or "\x00" in reason:
+    if not reason:
         raise PublishRefused("Publishing without checks needs a written reason")
+    problem = text_problem(reason, multiline=True)
+    if problem:
+        raise PublishRefused(f"The reason for publishing without checks {problem}")
     with transaction.atomic():
         current = Story.objects.select_for_update().get(pk=story.pk)
         live = PublishedVersion.objects.filter(pk=current.pk).first()

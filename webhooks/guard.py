@@ -21,14 +21,51 @@ class UnsafeURL(ValueError):
     """A URL a webhook may not point at; the message says why."""
 
 
-def _allowed(address: Address) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+_COMPATIBLE = ipaddress.ip_network("::/96")
+
+
+def carried_ipv4(address: Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries to the network, or [] when it carries none.
+
+    A packet to ::ffff:127.0.0.1, ::127.0.0.1, 64:ff9b::7f00:1 (NAT64), 2002:7f00:1:: (6to4)
+    or a Teredo address reaches, or is relayed towards, the IPv4 address inside it, so that
+    address is the one to judge; Python's own flags judge the IPv6 prefix, which is "global".
+    """
+    if isinstance(address, ipaddress.IPv4Address):
+        return []
+    if address.ipv4_mapped is not None:
+        return [address.ipv4_mapped]
+    if address.teredo is not None:
+        # (server, client): the relay talks to the server, the packet ends at the client.
+        return list(address.teredo)
+    if address.sixtofour is not None:
+        return [address.sixtofour]
+    # NAT64: both the well-known and the local-use prefix, read in the /96 layout (RFC 6052),
+    # the IPv4 address in the last 32 bits.
+    if any(address in network for network in _NAT64):
+        return [ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)]
+    # IPv4-compatible (deprecated, still routed by some stacks); :: and ::1 are IPv6's own.
+    if address in _COMPATIBLE and int(address) > 1:
+        return [ipaddress.IPv4Address(int(address))]
+    return []
+
+
+def address_allowed(address: Address) -> bool:
+    """Whether a webhook may connect to this address: the one rule, at registration and delivery."""
+    carried = carried_ipv4(address)
+    if carried:
+        return all(address_allowed(inner) for inner in carried)
     if address.is_loopback and settings.WEBHOOKS_ALLOW_LOOPBACK:
         return True
     # is_global is False for private, loopback, link-local, shared (100.64/10), reserved and
     # documentation ranges, and the unspecified address.
     return address.is_global and not address.is_multicast
+
+
+def _shown(address: Address) -> str:
+    carried = carried_ipv4(address)
+    return f"{address} (carrying {', '.join(map(str, carried))})" if carried else str(address)
 
 
 def target(url: str) -> tuple[str, int, list[Address]]:
@@ -51,7 +88,7 @@ def target(url: str) -> tuple[str, int, list[Address]]:
     except (socket.gaierror, UnicodeError) as error:
         raise UnsafeURL(f"names a host that does not resolve ({parts.hostname}: {error})") from None
     addresses = sorted({ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos}, key=str)
-    refused = [str(address) for address in addresses if not _allowed(address)]
+    refused = [_shown(address) for address in addresses if not address_allowed(address)]
     if refused or not addresses:
         raise UnsafeURL(
             f"resolves to {', '.join(refused) or 'nothing'}: a private, loopback, link-local or reserved "

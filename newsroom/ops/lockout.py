@@ -30,7 +30,7 @@ def client_ip(request: HttpRequest) -> str | None:
 
 
 def login_retry_at(request: HttpRequest, credentials: dict | None) -> datetime:
-    """When the username and the client address of this sign-in are both free again.
+    """When the pair of this sign-in, its username at its client address, is free again.
 
     Axes counts the failures recorded within the cool-off before now, so the lockout ends one
     cool-off after the latest failure of the username or of the address (a failure during the
@@ -38,9 +38,9 @@ def login_retry_at(request: HttpRequest, credentials: dict | None) -> datetime:
     """
     cool_off = get_cool_off(request)
     username = get_client_username(request, credentials)
-    matching = Q(ip_address=getattr(request, "axes_ip_address", None) or client_ip(request))
-    if username:
-        matching |= Q(username=username)
+    # The lockout is of the pair (AXES_LOCKOUT_PARAMETERS): the failures of this username from
+    # this address.
+    matching = Q(ip_address=getattr(request, "axes_ip_address", None) or client_ip(request), username=username)
     latest = AccessAttempt.objects.filter(matching).aggregate(latest=Max("attempt_time"))["latest"]
     return (latest or timezone.now()) + cool_off
 

@@ -36,6 +36,8 @@ def test_the_story_list_gives_summaries_newest_first(client, demo):
         "source_count": 4,
         "correction_count": 0,
         "published_at": "2026-10-16T00:39:10Z",
+        "verification": "checked",
+        "notice_at": None,
         "updated_at": format_utc(demo["agent-training-stack"].live_version.modified_at),
     }
 

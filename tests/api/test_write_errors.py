@@ -34,7 +34,7 @@ def writer(db) -> dict[str, str]:
             "the key 'text' appears twice in one object; a key may appear once",
         ),
         (b'{"headline": "\\ud800 half"}', "headline", "holds \\ud800, half of a UTF-16 surrogate pair"),
-        (b'{"sections": [{"heading": "a\\u0000b"}]}', "sections[0].heading", "must not contain the NUL character"),
+        (b'{"sections": [{"heading": "a\\u0000b"}]}', "sections[0].heading", "must not contain U+0000 NULL"),
         (b'{"headline": "caf\xe9"}', "$", "not UTF-8 text"),
         (b'{"headline": "a"} trailing', "$", "not JSON: Extra data"),
         (b'{"n": NaN}', "$", "NaN is not a JSON number"),

@@ -335,7 +335,7 @@ BAD_REPLIES = {
         Reply(status=200, body=manifest_payload("m2")),
         "asked for manifest 'm1', the provider answered with 'm2'",
     ),
-    "a NUL character": (Reply(status=200, body=_payload_with(title="a\x00b")), "NUL character"),
+    "a NUL character": (Reply(status=200, body=_payload_with(title="a\x00b")), "title: must not contain U+0000 NULL"),
     "a redirect": (
         Reply(status=302, headers={"Location": "http://elsewhere.example/m1"}),
         "a redirect to 'http://elsewhere.example/m1', which is not followed",

@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 SITE_URL = "https://hangingcontext.com"
 
 # Every script: letters, marks, numbers, punctuation, symbols and spaces, but no surrogates
-# (JSON text cannot carry them) and no NUL (refused by the importer, tested separately).
+# (JSON text cannot carry them) and no control characters or bidirectional overrides (refused
+# by the importer, tested in tests/hardening/test_clean_text.py).
+REFUSED = "".join(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
 any_text = st.text(
-    st.characters(codec="utf-8", exclude_categories=["Cs"], exclude_characters="\x00"),
+    st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"], exclude_characters=REFUSED),
     max_size=60,
 )
 scripts = st.sampled_from(
@@ -48,7 +50,9 @@ markdown = st.sampled_from(
         "",
     ]
 )
-prose = st.one_of(any_text, scripts, markdown, st.builds(" ".join, st.lists(scripts, max_size=3)))
+paragraph = st.one_of(any_text, scripts, markdown, st.builds(" ".join, st.lists(scripts, max_size=3)))
+# Every field but a paragraph is one line: markdown's line breaks there are refused at the door.
+prose = paragraph.map(lambda text: " ".join(text.split("\n")))
 slug = st.from_regex(r"\A[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,3}\Z")
 opaque_id = st.from_regex(r"\A[0-9A-Za-z._:-]{1,24}\Z")
 utc_time = st.datetimes(min_value=dt.datetime(2000, 1, 1), max_value=dt.datetime(2099, 12, 31)).map(
@@ -78,7 +82,16 @@ def documents(draw: st.DrawFn, *, published: bool | None = None) -> dict[str, An
     dateline = (published_at or edition_time)[:10]
     story_slug = draw(slug)
     story_url = f"{SITE_URL}/stories/{dateline}/{story_slug}/"
-    newsroom_title = draw(st.one_of(scripts, st.text(min_size=1, max_size=30).filter(lambda t: "\x00" not in t)))
+    newsroom_title = draw(
+        st.one_of(
+            scripts,
+            st.text(
+                st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"], exclude_characters=REFUSED),
+                min_size=1,
+                max_size=30,
+            ),
+        )
+    )
 
     doc: dict[str, Any] = {
         "schema": "hangingcontext.desk/1",
@@ -100,7 +113,7 @@ def documents(draw: st.DrawFn, *, published: bool | None = None) -> dict[str, An
     key_facts = draw(st.lists(ordered(text=prose, self_reported=st.booleans(), cites=cites), max_size=4))
     sections = draw(
         st.lists(
-            ordered(heading=prose, paragraphs=st.lists(ordered(markdown=prose, cites=cites), max_size=4)),
+            ordered(heading=prose, paragraphs=st.lists(ordered(markdown=paragraph, cites=cites), max_size=4)),
             max_size=5,
         )
     )

@@ -57,7 +57,7 @@ def without(document, *path):
         (variant(seed(), published_at="yesterday"), "published_at: must be a UTC time like 2026-10-16T00:39:10Z"),
         (variant(seed(), edition="2026-13-01T00"), "edition: '2026-13-01T00' does not name a real hour"),
         (variant(seed(), extra_key=1), "extra_key: is not a desk/1 key"),
-        (variant(seed(), headline="nul\u0000byte"), "headline: must not contain the NUL character"),
+        (variant(seed(), headline="nul\u0000byte"), "headline: must not contain U+0000 NULL"),
         (variant(seed(), source_count=3), "source_count: is 3 but the cites name this many manifests: 4"),
         (variant(seed(), labels={"trust": "rumoured"}), "labels.trust: must be one of reported, confirmed"),
         (["a", "list"], "$: must be an object, not an array"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import threading
 import time
@@ -19,6 +20,7 @@ from django.core.exceptions import ValidationError
 from stories.models import Story
 from stories.services import story_add_correction, story_retract
 from tests.api.conftest import new_document, post_json
+from webhooks.guard import address_allowed, carried_ipv4
 from webhooks.models import Webhook, WebhookDelivery
 from webhooks.services import deliveries_create, webhook_deliver
 
@@ -165,7 +167,16 @@ def test_a_receiver_that_never_takes_it_is_given_up_after_the_retries(people, lo
         ("https://192.168.0.10/hook", "private"),
         ("https://169.254.169.254/latest/meta-data/", "resolves to 169.254.169.254"),
         ("https://[::1]/hook", "resolves to ::1"),
-        ("https://[::ffff:10.0.0.1]/hook", "resolves to ::ffff:a00:1"),
+        ("https://[::ffff:10.0.0.1]/hook", "resolves to ::ffff:a00:1 (carrying 10.0.0.1)"),
+        ("https://[::ffff:127.0.0.1]/hook", "resolves to ::ffff:7f00:1 (carrying 127.0.0.1)"),
+        ("https://[::127.0.0.1]/hook", "resolves to ::7f00:1 (carrying 127.0.0.1)"),
+        ("https://[::169.254.169.254]/hook", "carrying 169.254.169.254"),
+        ("https://[64:ff9b::7f00:1]/hook", "resolves to 64:ff9b::7f00:1 (carrying 127.0.0.1)"),
+        ("https://[64:ff9b:1::a00:1]/hook", "carrying 10.0.0.1"),
+        ("https://[2002:7f00:1::]/hook", "resolves to 2002:7f00:1:: (carrying 127.0.0.1)"),
+        ("https://[2002:c0a8:1::1]/hook", "carrying 192.168.0.1"),
+        # Teredo: server 65.54.227.120, client 127.0.0.1 stored inverted (80ff:fffe).
+        ("https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook", "carrying 65.54.227.120, 127.0.0.1"),
         ("https://100.64.0.1/hook", "resolves to 100.64.0.1"),
         ("https://0.0.0.0/hook", "resolves to 0.0.0.0"),
         ("https://user:pass@93.184.215.14/hook", "must not carry a user name or password"),
@@ -181,8 +192,37 @@ def test_a_url_pointing_inward_or_not_https_is_refused_at_registration(people, u
     assert why in str(refused.value.message_dict["url"])
 
 
-def test_a_public_https_address_is_accepted(people):
-    Webhook(newsroom=people.ai, url="https://93.184.215.14/hook").full_clean()
+@pytest.mark.parametrize(
+    "host",
+    [
+        "93.184.215.14",
+        "[2606:2800:21f:cb07:6820:80da:af6b:8b2c]",
+        "[::ffff:93.184.215.14]",
+        "[::93.184.215.14]",
+        "[64:ff9b::5db8:d70e]",
+        "[2002:5db8:d70e::1]",
+        # Teredo: server 65.54.227.120, client 93.184.215.14 stored inverted.
+        "[2001:0:4136:e378:8000:63bf:a247:28f1]",
+    ],
+)
+def test_a_public_https_address_is_accepted(people, host):
+    Webhook(newsroom=people.ai, url=f"https://{host}/hook").full_clean()
+
+
+def test_the_guard_judges_the_ipv4_address_an_ipv6_address_carries():
+    judged = {
+        text: address_allowed(ipaddress.ip_address(text))
+        for text in ("::ffff:127.0.0.1", "::7f00:1", "64:ff9b::7f00:1", "2002:7f00:1::", "64:ff9b::5db8:d70e")
+    }
+
+    assert judged == {
+        "::ffff:127.0.0.1": False,
+        "::7f00:1": False,
+        "64:ff9b::7f00:1": False,
+        "2002:7f00:1::": False,
+        "64:ff9b::5db8:d70e": True,
+    }
+    assert carried_ipv4(ipaddress.ip_address("::1")) == []  # IPv6's own loopback, not 0.0.0.1
 
 
 def test_loopback_allowed_for_tests_still_refuses_private_addresses(people, loopback):
