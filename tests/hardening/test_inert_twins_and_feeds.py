@@ -163,7 +163,8 @@ def test_a_feed_of_a_story_carrying_every_payload_carries_only_safe_html(client,
     found = assert_inert(description)
     # The dek is plain text, given as HTML text; the only tags are the label's own paragraph.
     assert set(found.tags) <= {"p", "strong"}
-    assert "Every server-side check passed on this version." in text_of(description)
+    # The fixture publishes without checks: the feed says so, with the reason.
+    assert "Published without server-side checks. The reason: test fixture" in text_of(description)
     assert "<script>alert(1)</script>" in text_of(description)  # shown as typed
 
 

@@ -18,6 +18,8 @@ GROUP = re.compile(r"\(\?P<\w+>(?:[^()]|\([^()]*\))*\)")
 
 def _route(pattern: str) -> str:
     """A regex route written as a path: its anchors and escapes gone, its bare wildcards a value."""
+    # An alternation is written as its first branch ("api(?:/|$)" is "api/").
+    pattern = re.sub(r"\(\?:([^|()]*)\|[^()]*\)", r"\1", pattern)
     return pattern.replace("^", "").replace("$", "").replace("\\", "").replace(".*", "x")
 
 
