@@ -33,40 +33,28 @@ _PROMISE = (
     "every cited Manifest id exists and is recent, claim ids belong to their Manifest, the story does not "
     "repeat a recent story, and each paragraph is supported by the claims it cites"
 )
+# What a disclosure says after "Written by ... from the Synorb Manifests listed here", by label.
+_MADE = {
+    Label.CHECKED: f" and published after server-side checks: {_PROMISE}.",
+    Label.CONFIRMED: (
+        f" and published after server-side checks: {_PROMISE}; where the rules could not show a paragraph's "
+        "support, an editor read it beside its claims and confirmed it."
+    ),
+    Label.OVERRIDDEN: (
+        ". The desk published it although some server-side checks did not pass; which ones, and why, is "
+        "stated at the top of the story."
+    ),
+    Label.UNCHECKED: (" and published without server-side checks, for the reason stated at the top of the story."),
+}
+_WRITTEN_BY = {Writer.AGENT: "an agent", Writer.PERSON: "the newsroom"}
 # The disclosure for each label and kind of writer the seeds do not carry (theirs is a checked
 # story's by an agent): only checked and confirmed stories promise the checks, and only an
 # agent's story says an agent wrote it. An admin adds such versions; the demo adds these.
 DEMO_DISCLOSURES = {
-    (Label.CONFIRMED, Writer.AGENT): (
-        f"Written by an agent from the Synorb Manifests listed here and published after server-side checks: "
-        f"{_PROMISE}; where the rules could not show a paragraph's support, an editor read it beside its claims "
-        f"and confirmed it. {_RUN_THEM}"
-    ),
-    (Label.OVERRIDDEN, Writer.AGENT): (
-        "Written by an agent from the Synorb Manifests listed here. The desk published it although some "
-        f"server-side checks did not pass; which ones, and why, is stated at the top of the story. {_RUN_THEM}"
-    ),
-    (Label.UNCHECKED, Writer.AGENT): (
-        "Written by an agent from the Synorb Manifests listed here and published without server-side checks, "
-        f"for the reason stated at the top of the story. {_RUN_THEM}"
-    ),
-    (Label.CHECKED, Writer.PERSON): (
-        f"Written by the newsroom from the Synorb Manifests listed here and published after server-side checks: "
-        f"{_PROMISE}. {_RUN_THEM}"
-    ),
-    (Label.CONFIRMED, Writer.PERSON): (
-        f"Written by the newsroom from the Synorb Manifests listed here and published after server-side checks: "
-        f"{_PROMISE}; where the rules could not show a paragraph's support, an editor read it beside its claims "
-        f"and confirmed it. {_RUN_THEM}"
-    ),
-    (Label.OVERRIDDEN, Writer.PERSON): (
-        "Written by the newsroom from the Synorb Manifests listed here. The desk published it although some "
-        f"server-side checks did not pass; which ones, and why, is stated at the top of the story. {_RUN_THEM}"
-    ),
-    (Label.UNCHECKED, Writer.PERSON): (
-        "Written by the newsroom from the Synorb Manifests listed here and published without server-side "
-        f"checks, for the reason stated at the top of the story. {_RUN_THEM}"
-    ),
+    (label, writer): f"Written by {who} from the Synorb Manifests listed here{made} {_RUN_THEM}"
+    for writer, who in _WRITTEN_BY.items()
+    for label, made in _MADE.items()
+    if (label, writer) != (Label.CHECKED, Writer.AGENT)
 }
 
 
