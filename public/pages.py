@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString
 
 from manifests.models import Claim, Manifest
-from newsroom.models import PROMISE_WORDS, Beat
+from newsroom.models import Beat
 from stories import desk
 from stories.labels import Shown
 from stories.models import PublishedVersion
@@ -153,10 +153,7 @@ class StoryPage:
         self.images = [{**image, "src": http_url(image["url"])} for image in document.get("images", [])]
         self.run_guide = document.get("run_these_manifests")
         self.sponsor = document.get("sponsor")
-        # Only a version every check passed on may carry the checks' promise, whatever a
-        # disclosure text says; the gate never pins another label's text (belt and braces).
-        disclosure = document.get("disclosure")
-        self.disclosure = disclosure if self.shown.promised or PROMISE_WORDS not in (disclosure or "") else None
+        self.disclosure = document.get("disclosure")
         self.reuse = document.get("reuse")
         self.writer = document.get("writer")
 

@@ -26,7 +26,7 @@ from django.urls import reverse
 from manifests.models import Manifest
 from newsroom.cleantext import json_text_problems
 from newsroom.jsonfiles import DocumentError, JsonInputError, Problem, parse_json, schema_problems
-from newsroom.models import Disclosure, ReuseTerms, RunGuide, SiteText, SponsorAd
+from newsroom.models import Disclosure, Label, ReuseTerms, RunGuide, SiteText, SponsorAd, Writer
 
 from .models import Cite, ListItem, Story, trust_text
 
@@ -368,17 +368,37 @@ SITE_TEXT_MODELS = {"disclosure": Disclosure, "reuse_terms": ReuseTerms, "run_gu
 
 
 def site_texts_in_force(at: datetime | None = None) -> dict[str, Any]:
-    """The version of each site-wide text in force at ``at`` (default: now)."""
-    return {name: model.objects.in_force(at) for name, model in SITE_TEXT_MODELS.items()}
+    """The version of each site-wide text in force at ``at`` (default: now), but the disclosure,
+    which is chosen by the story's label and writer (``disclosure_for``)."""
+    return {name: model.objects.in_force(at) for name, model in SITE_TEXT_MODELS.items() if name != "disclosure"}
+
+
+def disclosure_for(story: Story, *, label: str, at: datetime | None = None) -> Disclosure | None:
+    """The disclosure a story of this label carries: its own (an imported one's) when written
+    for its label and writer (an agent, or a person when it has no writer agent), else the
+    version for both in force at ``at``, else the newest. None when the site has no text for
+    them: then nothing says another label's words."""
+    writer = Writer.AGENT if story.writer_agent else Writer.PERSON
+    pinned = story.disclosure
+    if pinned is not None and (pinned.label, pinned.writer) == (label, writer):
+        return pinned
+    texts = Disclosure.objects.for_label(label, writer)
+    return texts.in_force(at) or texts.in_force()
 
 
 def site_texts(story: Story) -> dict[str, Any]:
-    """The versions a story carries: pinned ones, or for an unpublished story those in force now."""
+    """The versions a story carries: pinned ones, or for an unpublished story those in force now
+    (its disclosure the one a checked story of its writer would carry)."""
     published = story.status == Story.Status.PUBLISHED
     texts = {}
     for name, model in SITE_TEXT_MODELS.items():
         pinned = getattr(story, name)
-        texts[name] = pinned if pinned or published else model.objects.in_force()
+        if pinned or published:
+            texts[name] = pinned
+        elif name == "disclosure":
+            texts[name] = disclosure_for(story, label=Label.CHECKED)
+        else:
+            texts[name] = model.objects.in_force()
     return texts
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from newsroom.models import PROMISE_LABELS, Label
+from newsroom.models import PROMISE_LABELS, PROMISE_WORDS, Label
 
 from .paths import describe_path
 
@@ -90,8 +90,13 @@ def document_with_record(document: dict[str, Any], record: dict[str, Any]) -> di
     """The published document with its ``verification`` key, last, or without one for a plain
     ``checked`` version (whose document is the desk/1 document exactly as written)."""
     document = {key: value for key, value in document.items() if key != DOCUMENT_KEY}
-    if record and (record["state"] != Label.CHECKED or "notice" in record):
-        document[DOCUMENT_KEY] = record
+    if not record or (record["state"] == Label.CHECKED and "notice" not in record):
+        return document
+    if record["state"] not in PROMISE_LABELS and PROMISE_WORDS in document.get("disclosure", ""):
+        # The gate pins a text written for the label; a version published before texts had
+        # labels still carries its day's promise, which it did not keep: the twin and page drop it.
+        del document["disclosure"]
+    document[DOCUMENT_KEY] = record
     return document
 
 

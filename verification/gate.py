@@ -27,9 +27,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from newsroom.cleantext import text_problem
-from newsroom.models import Disclosure, Label, Writer
+from newsroom.models import Label
 from newsroom.roles import may_write
-from stories.desk import SITE_TEXT_MODELS, format_utc, site_texts_in_force
+from stories.desk import disclosure_for, format_utc, site_texts_in_force
 from stories.labels import verification_record
 from stories.models import PublishedVersion, Story
 from stories.paths import describe_path
@@ -248,14 +248,14 @@ def _publish(
     published_at = live.published_at if live is not None else (current.published_at or now)
     dateline = live.dateline if live is not None else current.dateline
     # Site texts: those the story already points at (an imported story's, a republished
-    # story's), else the versions in force at its publication.
+    # story's), else the versions in force at its publication; the disclosure is the one
+    # written for the version's label and its writer.
     in_force = site_texts_in_force(published_at)
     texts = {
-        name: getattr(current, f"{name}_id") or (in_force[name].pk if in_force[name] else None)
-        for name in SITE_TEXT_MODELS
-        if name != "disclosure"
+        name: getattr(current, f"{name}_id") or (version.pk if version else None) for name, version in in_force.items()
     }
-    texts["disclosure"] = _disclosure_for(current, label=record["state"], at=published_at)
+    disclosure = disclosure_for(current, label=record["state"], at=published_at)
+    texts["disclosure"] = disclosure.pk if disclosure is not None else None
     try:
         # A savepoint, so a URL already taken on the publication date is reported, not a 500.
         with transaction.atomic():
@@ -286,19 +286,6 @@ def _publish(
         ) from None
     story_record_change(story=published, actor=actor, note=note[:300])
     return published
-
-
-def _disclosure_for(story: Story, *, label: str, at: Any) -> int | None:
-    """The disclosure a version of this label carries: the story's own (an imported one's) when
-    written for its label and writer, else the version for both in force at its publication,
-    else the newest one. None when the site has no text for them: the page then says only
-    what the version's label says, never another label's words."""
-    writer = Writer.AGENT if story.writer_agent else Writer.PERSON
-    texts = Disclosure.objects.for_label(label, writer)
-    if story.disclosure_id is not None and texts.filter(pk=story.disclosure_id).exists():
-        return story.disclosure_id
-    chosen = texts.in_force(at) or texts.in_force()
-    return chosen.pk if chosen is not None else None
 
 
 def story_apply_verdict(*, run: VerificationRun) -> Story:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from manifests.models import Claim
 from newsroom.models import PROMISE_WORDS, Disclosure, Label, Writer
 from stories.desk import DeskError, dumps, export_story
 from stories.models import PublishedVersion, Story
-from stories.services import story_import_desk
+from stories.services import story_import_desk, version_rerender
 from tests.stories.helpers import run_command
 from verification.services import live_version_recheck
 from verification.workflow import story_publish, story_publish_unchecked, story_review_decide
@@ -264,3 +265,38 @@ def test_publishing_unchecked_a_story_that_was_checked_replaces_its_label(
     places = told(client, story)
     assert places["document"]["verification"]["state"] == "unchecked"
     promise_nowhere(places)
+
+
+def test_a_version_from_before_labels_loses_the_promise_it_did_not_keep_when_rendered_again(
+    client, stories, disclosures, django_user_model, django_capture_on_commit_callbacks
+):
+    chief = member(django_user_model, "chief", "chief")
+    story = by_agent(stories.bad())
+    submitted(story, django_capture_on_commit_callbacks)
+    story_publish(story=story, actor="chief", user=chief, override_reason="Ids fixed late.")
+    # As the migration leaves an override published before labels: its frozen document still
+    # carries the promise of the one disclosure the site then had.
+    version = PublishedVersion.objects.get(pk=story.pk)
+    legacy = {**json.loads(version.document), "disclosure": AGENT_PROMISE}
+    PublishedVersion.objects.filter(pk=story.pk).update(document=dumps(legacy))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert version_rerender(version=version)
+
+    places = told(client, story)
+    promise_nowhere(places)
+    assert "disclosure" not in places["document"]
+    assert places["document"]["verification"]["state"] == "overridden"
+
+
+def test_a_draft_carries_the_disclosure_a_checked_story_of_its_writer_would(stories, disclosures):
+    # The newest text is another label's: a draft's preview and export never show it.
+    Disclosure.objects.filter(pk=disclosures[Label.OVERRIDDEN, Writer.AGENT].pk).update(
+        effective_from=disclosures[Label.CHECKED, Writer.AGENT].effective_from + timedelta(seconds=1)
+    )
+    by_agent_draft = by_agent(stories.good())
+    by_person_draft = stories.good()
+    Story.objects.filter(pk__in=[by_agent_draft.pk, by_person_draft.pk]).update(disclosure=None)
+
+    for draft, expected in ((by_agent_draft, AGENT_PROMISE), (by_person_draft, TEXTS[Label.CHECKED, Writer.PERSON])):
+        assert export_story(Story.objects.with_parts().get(pk=draft.pk))["disclosure"] == expected
