@@ -7,8 +7,12 @@ import json
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 
+from newsroom.models import Role
+from newsroom.roles import grant_role
+from tests.factories import NewsroomFactory
 from tests.site.conftest import demo, empty_page_cache, hidden  # noqa: F401
 
 TRAINING_ID = "81"  # the seeds' desk/1 ids
@@ -91,3 +95,11 @@ def post_json(client: Client, path: str, value: Any, **headers: Any) -> Any:
 
 
 from tests.ops.test_serve import serve_database  # noqa: E402, F401  (a PostgreSQL database of its own)
+
+
+@pytest.fixture
+def writer(db) -> dict[str, str]:
+    """The Authorization header of an editor of the seeds' newsroom, as a writer agent holds it."""
+    user = get_user_model().objects.create_user("writer-agent", password="x-unused-password")
+    grant_role(user=user, newsroom=NewsroomFactory(slug="artificial-intelligence"), role=Role.EDITOR)
+    return bearer(token_of(user))

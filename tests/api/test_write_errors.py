@@ -6,22 +6,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from newsroom.models import Role
-from newsroom.roles import grant_role
 from stories.models import Story
-from tests.factories import NewsroomFactory
 
 from .conftest import bearer, body, post_json, token_of
 
 STORIES = "/api/v1/stories/"
 SHAPE = {"error", "message", "problems"}
-
-
-@pytest.fixture
-def writer(db) -> dict[str, str]:
-    user = get_user_model().objects.create_user("writer-agent", password="x-unused-password")
-    grant_role(user=user, newsroom=NewsroomFactory(slug="artificial-intelligence"), role=Role.EDITOR)
-    return bearer(token_of(user))
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,6 @@ import unicodedata
 import xml.etree.ElementTree as ET
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from manifests.adapters import SynorbAdapter
@@ -22,12 +21,10 @@ from newsroom.cleantext import (
     xml_safe,
 )
 from newsroom.jsonfiles import DocumentError
-from newsroom.models import Role
-from newsroom.roles import grant_role
 from stories import desk
 from stories.models import Correction, PublishedVersion, Story
-from tests.api.conftest import bearer, body, new_document, post_json, token_of
-from tests.factories import NewsroomFactory
+from tests.api.conftest import body, new_document, post_json
+from tests.api.conftest import writer as writer  # a fixture
 from tests.site.conftest import demo  # noqa: F401 (a fixture)
 from tests.stories.helpers import row_counts, run_command, seed, variant
 
@@ -67,13 +64,6 @@ def test_stripping_keeps_line_breaks_only_where_a_field_is_multi_line():
     assert strip_forbidden("a\x07b\u202ec\nd") == "abcd"
     assert strip_forbidden("a\x07b\u202ec\nd", multiline=True) == "abc\nd"
     assert xml_safe("a\x00b\x07c\td\ufffe") == "abc\td"
-
-
-@pytest.fixture
-def writer(db) -> dict[str, str]:
-    user = get_user_model().objects.create_user("writer-agent", password="x-unused-password")
-    grant_role(user=user, newsroom=NewsroomFactory(slug="artificial-intelligence"), role=Role.EDITOR)
-    return bearer(token_of(user))
 
 
 @pytest.mark.parametrize(
