@@ -20,8 +20,6 @@ from typing import Any
 
 from newsroom.models import PROMISE_LABELS, PROMISE_WORDS, Label
 
-from .paths import describe_path
-
 DOCUMENT_KEY = "verification"
 
 # What each check vouches for, in the promise's own words (DESIGN.md), by the check's name.
@@ -130,15 +128,18 @@ class Shown:
 
     def summary(self) -> str:
         """One plain sentence of what was checked on this version."""
+        # After a failed re-check the pass is history, and the sentence says so.
+        passed = (
+            "When it was published, every server-side check passed on this version"
+            if self.notice
+            else "Every server-side check passed on this version"
+        )
         if self.state == Label.CHECKED:
-            return "Every server-side check passed on this version."
+            return f"{passed}."
         if self.state == Label.CONFIRMED:
             count = len(self.record.get("confirmed", []))
             parts = f"{count} part{'s' * (count != 1)}"
-            return (
-                "Every server-side check passed on this version; the desk confirmed the support of "
-                f"{parts} the rules could not show."
-            )
+            return f"{passed}; the desk confirmed the support of {parts} the rules could not show."
         reason = self.record.get("reason", "")
         if self.state == Label.OVERRIDDEN:
             failed = "; ".join(
@@ -174,10 +175,7 @@ class Shown:
 
     def evidence(self, path: str) -> str:
         """What the page says of one part's support: "checked", "confirmed by the desk", or
-        nothing where the version did not pass its checks."""
-        if not self.promised:
+        nothing where the version did not pass its checks, or no longer does (a notice)."""
+        if not self.promised or self.notice:
             return ""
         return EVIDENCE_CONFIRMED if path in self.record.get("confirmed", ()) else EVIDENCE_CHECKED
-
-    def confirmed_parts(self) -> list[str]:
-        return [describe_path(path) for path in self.record.get("confirmed", [])]

@@ -220,6 +220,11 @@ def test_a_failed_recheck_puts_a_dated_notice_everywhere(
         assert "each paragraph is supported by the claims it cites" in places[name], name
     assert places["document"]["verification"]["notice"]["failed"] == ["paragraphs_supported"]
     assert places["summary"]["notice_at"] is not None
+    # No part is still said to be checked, and the pass is told as what it was at publication.
+    assert 'class="evidence"' not in places["page"]
+    assert "(checked)" not in places["markdown"]
+    assert places["backstory"].startswith("When it was published, every server-side check passed on this version.")
+    assert "When it was published, every server-side check passed" in places["feed"]
 
 
 def test_an_export_with_its_label_imports_again_here_and_is_refused_where_it_did_not_happen(
