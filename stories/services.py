@@ -43,6 +43,8 @@ SiteTextT = TypeVar("SiteTextT", bound=SiteText)
 class ImportResult:
     story: Story
     created: bool
+    # False when the story is published with exactly this document already: nothing was written.
+    changed: bool = True
 
 
 def _title_from_slug(slug: str) -> str:
@@ -328,6 +330,10 @@ def story_import_desk(
             _refuse_undoing_what_readers_were_told(story, document)
             _refuse_moving_a_live_address(story, document)
         live = story.live_version_or_none if story is not None else None
+        if live is not None and _is_published_as(story, document, site_texts):
+            # The same document again, as when an interrupted import is run once more: what
+            # readers get stays exactly as it is, and no revision says it was updated.
+            return ImportResult(story=story, created=False, changed=False)
         if live is not None:
             dateline = live.dateline
         elif keep_dateline and story is not None:
@@ -384,6 +390,22 @@ def story_import_desk(
             note = ("created" if created else "updated") + (" as a draft" if as_draft else "") + " by import"
         story_record_change(story=story, actor=actor, note=note, document=document)
     return ImportResult(story=story, created=created)
+
+
+def _is_published_as(story: Story, document: dict[str, Any], site_texts: dict[str, SiteText | None]) -> bool:
+    """The story is live with exactly this document's content, site-wide texts and corrections,
+    its working copy holding nothing else: importing the document would change nothing."""
+    if story.status != Story.Status.PUBLISHED or story.has_unpublished_changes:
+        return False
+    if desk.content_hash(document) != story.content_hash:
+        return False
+    # Not the disclosure: the gate pinned the one for the label the version passed with (an
+    # unchecked story's, say), and would choose it again from the document's.
+    pinned = {field: version for field, version in site_texts.items() if field != "disclosure"}
+    if any(getattr(story, f"{field}_id") != (version.pk if version else None) for field, version in pinned.items()):
+        return False
+    # None was dropped (refused above), so the same number is the same corrections.
+    return len(document.get("corrections", [])) == story.corrections.count()
 
 
 def story_restore_revision(*, revision: Revision, user: Any) -> Story:

@@ -3,6 +3,7 @@ corrections, re-publications and retractions; updated_at and updated_after for s
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -113,7 +114,9 @@ def test_a_cursor_the_feed_never_gave_is_a_400_naming_after(client, db, after):
 
 def test_summaries_say_when_they_were_updated_and_can_be_filtered_by_it(client, people):
     before = live_list(client)
-    act(client, "corrections", people.chief, TRAINING_ID, {"text": "A date was wrong."})
+    # A second later at least: updated_at is to the second, and the filter keeps that second.
+    with time_machine.travel(timezone.now() + timedelta(seconds=2), tick=True):
+        act(client, "corrections", people.chief, TRAINING_ID, {"text": "A date was wrong."})
     corrected = live_list(client)[TRAINING_ID]["updated_at"]
 
     assert corrected > before[TRAINING_ID]["updated_at"]

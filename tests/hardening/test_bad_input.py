@@ -76,7 +76,7 @@ def test_import_desk_reports_each_bad_line_of_a_batch_and_imports_the_good_ones(
     run = run_command("import_desk", "--draft", str(batch))
 
     assert not run.ok
-    assert run.error == "2 imported (2 created, 0 updated), 2 failed"
+    assert run.error == "2 imported (2 created, 0 updated, 0 unchanged), 2 failed"
     assert f"{batch}:2: headline: holds \\ud800, half of a UTF-16 surrogate pair" in run.stderr
     assert f"{batch}:3: $: the key 'slug' appears twice in one object" in run.stderr
     assert "Traceback" not in run.stderr

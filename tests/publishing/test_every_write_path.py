@@ -313,6 +313,36 @@ def test_a_reimport_of_a_live_story_under_another_slug_is_refused(client, demo, 
     assert readers_see(client) == []
 
 
+def test_a_reimport_of_a_published_story_as_it_is_writes_nothing(demo, tmp_path):
+    # As when an interrupted import of an archive is run again: the stories it published stay.
+    story = training(demo)
+    path = tmp_path / "same.json"
+    path.write_text(json.dumps(export(story)))
+    version = PublishedVersion.objects.get(pk=story.pk)
+    revisions = Revision.objects.filter(story=story).count()
+    out = io.StringIO()
+
+    call_command("import_desk", str(path), stdout=out, stderr=io.StringIO())
+
+    assert out.getvalue().splitlines() == [
+        f"{story.desk_id}\tagent-training-stack\tunchanged\tpublished",
+        "1 imported (0 created, 0 updated, 1 unchanged), 0 failed",
+    ]
+    assert Revision.objects.filter(story=story).count() == revisions
+    again = PublishedVersion.objects.get(pk=story.pk)
+    assert (again.rendered_at, again.modified_at, again.gate) == (
+        version.rendered_at,
+        version.modified_at,
+        version.gate,
+    )
+    # One edit and it is an update again, waiting for its checks.
+    document = export(story)
+    document["headline"] = marked(document["headline"])
+    path.write_text(json.dumps(document))
+    call_command("import_desk", str(path), stdout=out, stderr=io.StringIO())
+    assert out.getvalue().splitlines()[2] == f"{story.desk_id}\tagent-training-stack\tupdated\tsubmitted"
+
+
 def test_an_unchecked_import_is_published_and_its_reason_recorded(client, demo, tmp_path):
     document = seed_copy(demo, id="9200", slug="archived-story", headline=f"Archived {MARK}")
     path = tmp_path / "archive.json"

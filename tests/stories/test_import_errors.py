@@ -138,7 +138,7 @@ def test_it_refuses_an_oversized_line_of_a_json_lines_file(tmp_path):
     path.write_text(small + "\n" + big + "\n")
     run = run_command("import_desk", str(path))
     assert f"{path}:2: $: the document is {len(big) + 1:,} bytes; the limit is 5,242,880" in run.stderr
-    assert run.error == "1 imported (1 created, 0 updated), 1 failed"
+    assert run.error == "1 imported (1 created, 0 updated, 0 unchanged), 1 failed"
 
 
 def test_it_refuses_deeply_nested_garbage(tmp_path):
@@ -159,7 +159,7 @@ def test_a_folder_with_one_bad_file_imports_the_nine_good_ones(tmp_path):
         (tmp_path / f"story-{number:02d}.json").write_text(json.dumps(document))
     run = run_command("import_desk", str(tmp_path))
     assert not run.ok
-    assert run.error == "9 imported (9 created, 0 updated), 1 failed"
+    assert run.error == "9 imported (9 created, 0 updated, 0 unchanged), 1 failed"
     assert f"{tmp_path / 'story-06.json'}: sections[0].heading: must be a string, not a number" in run.stderr
     assert sorted(Story.objects.values_list("desk_id", flat=True)) == [1000 + n for n in range(10) if n != 6]
 

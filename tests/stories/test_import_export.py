@@ -108,7 +108,7 @@ def test_import_from_standard_input(monkeypatch):
     assert run.ok
     # Submitted for its checks, which a worker runs after the import commits.
     assert run.stdout.splitlines()[0] == "81\tagent-training-stack\tcreated\tsubmitted"
-    assert run.stdout.splitlines()[-1] == "1 imported (1 created, 0 updated), 0 failed"
+    assert run.stdout.splitlines()[-1] == "1 imported (1 created, 0 updated, 0 unchanged), 0 failed"
 
 
 def test_import_command_prints_a_line_per_story_and_a_summary():
@@ -117,7 +117,7 @@ def test_import_command_prints_a_line_per_story_and_a_summary():
     assert run.stdout.splitlines() == [
         "81\tagent-training-stack\tcreated\tsubmitted",
         "278\tagentic-rl-production\tcreated\tsubmitted",
-        "2 imported (2 created, 0 updated), 0 failed",
+        "2 imported (2 created, 0 updated, 0 unchanged), 0 failed",
     ]
     again = run_command("import_desk", str(SEEDS / "agent-training-stack.json"), "--draft")
     assert again.stdout.splitlines()[0] == "81\tagent-training-stack\tupdated\tdraft"

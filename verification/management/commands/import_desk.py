@@ -4,7 +4,15 @@ It lives with the workflow rather than with the stories because publishing goes 
 checks: a document with ``published_at`` is submitted, and is published when its checks pass
 and its newsroom publishes automatically; otherwise it waits, verified or failed, for an editor
 (or submitted, while the checks could not decide: the beat sweep runs them again).
+
+An import that stops part way (killed, the machine restarted) is resumed by running the same
+command on the same input again: each story is written in one transaction, a story already
+published with the same document is left as it is ("unchanged"), and the one that was cut off is
+imported and submitted again. Each line is flushed as it is written, so the output shows how far
+it got.
 """
+
+from collections import Counter
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -47,34 +55,52 @@ class Command(BaseCommand):
             raise CommandError("--unchecked needs --reason: say why these stories skip the checks")
         if reason and not unchecked:
             raise CommandError("--reason goes with --unchecked")
-        created = updated = failed = 0
-        for path in expand_paths(paths):
-            for item in read_json_values(path, limit=settings.DESK_MAX_DOCUMENT_BYTES):
-                if item.error:
-                    failed += 1
-                    # An error inside the document begins with its path; one about the whole
-                    # document (not JSON, too big) is at "$".
-                    where = "" if item.at != "$" else "$: "
-                    self.stderr.write(f"{item.location}: {where}{item.error}")
-                    continue
-                try:
-                    result = story_import_desk(document=item.value, as_draft=draft, actor=ACTOR)
-                except DeskError as error:
-                    failed += 1
-                    for problem in error.problems:
-                        self.stderr.write(f"{item.location}: {problem}")
-                    continue
-                created += result.created
-                updated += not result.created
-                story = self._publish(result.story, item.value, draft=draft, unchecked=unchecked, reason=reason)
-                state = "created" if result.created else "updated"
-                self.stdout.write(f"{story.desk_id}\t{story.slug}\t{state}\t{self._where(story)}")
-        summary = f"{created + updated} imported ({created} created, {updated} updated), {failed} failed"
+        states: Counter[str] = Counter()
+        failed = 0
+        location = ""
+        try:
+            for path in expand_paths(paths):
+                for item in read_json_values(path, limit=settings.DESK_MAX_DOCUMENT_BYTES):
+                    location = item.location
+                    if item.error:
+                        failed += 1
+                        # An error inside the document begins with its path; one about the whole
+                        # document (not JSON, too big) is at "$".
+                        where = "" if item.at != "$" else "$: "
+                        self._say(self.stderr, f"{item.location}: {where}{item.error}")
+                        continue
+                    try:
+                        result = story_import_desk(document=item.value, as_draft=draft, actor=ACTOR)
+                    except DeskError as error:
+                        failed += 1
+                        for problem in error.problems:
+                            self._say(self.stderr, f"{item.location}: {problem}")
+                        continue
+                    state = "created" if result.created else "updated" if result.changed else "unchanged"
+                    states[state] += 1
+                    story = self._publish(result.story, item.value, draft=draft, unchecked=unchecked, reason=reason)
+                    self._say(self.stdout, f"{story.desk_id}\t{story.slug}\t{state}\t{self._where(story)}")
+        except KeyboardInterrupt:
+            raise CommandError(
+                f"interrupted at {location or 'the start'}: run the same command again to resume; "
+                "what was imported stays, and stories already published with the same document are left as they are"
+            ) from None
+        imported = sum(states.values())
+        summary = (
+            f"{imported} imported ({states['created']} created, {states['updated']} updated, "
+            f"{states['unchanged']} unchanged), {failed} failed"
+        )
         if failed:
             raise CommandError(summary)
-        if not created + updated:
+        if not imported:
             raise CommandError("no stories found in " + " ".join(paths))
-        self.stdout.write(self.style.SUCCESS(summary))
+        self._say(self.stdout, self.style.SUCCESS(summary))
+
+    @staticmethod
+    def _say(out, line: str) -> None:
+        """Write a line and flush it, so whoever watches (or a log) sees how far the import got."""
+        out.write(line)
+        out.flush()
 
     def _publish(self, story: Story, document: dict, *, draft: bool, unchecked: bool, reason: str) -> Story:
         if draft or "published_at" not in document:
@@ -90,21 +116,23 @@ class Command(BaseCommand):
             if run.is_finished and run.status != run.Status.PASSED:
                 problems = "; ".join(run_problems(run))
                 if run.status == run.Status.REVIEW:
-                    self.stderr.write(
+                    self._say(
+                        self.stderr,
                         f"story {story.desk_id}: imported, not published yet: parts wait on the desk's review "
-                        f"({problems}); an editor confirms them in admin"
+                        f"({problems}); an editor confirms them in admin",
                     )
                 elif run.status == run.Status.UNKNOWN:
-                    self.stderr.write(
+                    self._say(
+                        self.stderr,
                         f"story {story.desk_id}: imported, not published yet: the checks could not decide "
-                        f"({problems}); it stays submitted and they run again by themselves"
+                        f"({problems}); it stays submitted and they run again by themselves",
                     )
                 else:
-                    self.stderr.write(
-                        f"story {story.desk_id}: imported, not published: checks {run.status}: {problems}"
+                    self._say(
+                        self.stderr, f"story {story.desk_id}: imported, not published: checks {run.status}: {problems}"
                     )
         except WorkflowError as refusal:
-            self.stderr.write(f"story {story.desk_id}: imported, not published: {refusal.message}")
+            self._say(self.stderr, f"story {story.desk_id}: imported, not published: {refusal.message}")
         return Story.objects.get(pk=story.pk)
 
     @staticmethod
