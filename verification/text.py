@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
+from lemminflect import getAllLemmas, getInflection
+
 # --- Plain text ----------------------------------------------------------------------------
 
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -86,28 +88,42 @@ STOPWORDS = frozenset(_STOPWORDS.split())
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
 
 
-# Irregular verb forms and their plain form, so 'built' meets 'will build' and 'sold' 'sells';
-# and nouns whose verb no suffix rule finds ('loss' for 'lost', 'growth' for 'grew').
 def _pairs(text: str) -> dict[str, str]:
     return dict(pair.split(":") for pair in text.split())  # type: ignore[misc]
 
 
-IRREGULAR = _pairs(
+# Nouns whose verb no suffix rule finds, so 'loss' meets 'lost' and 'growth' 'grew'. (Irregular
+# verb forms come from lemminflect's dictionary: ``verb_base``.)
+NOUN_VERBS = _pairs(
     """
-    built:build sold:sell bought:buy won:win lost:lose made:make took:take taken:take gave:give given:give
-    went:go gone:go came:come got:get gotten:get kept:keep held:hold led:lead met:meet paid:pay ran:run
-    said:say saw:see seen:see told:tell wrote:write written:write drew:draw drawn:draw fell:fall fallen:fall
-    grew:grow grown:grow rose:rise risen:rise spent:spend sent:send lent:lend struck:strike stood:stand
-    thought:think became:become began:begin begun:begin broke:break broken:break brought:bring caught:catch
-    chose:choose chosen:choose fought:fight found:find knew:know known:know sought:seek taught:teach
-    understood:understand shrank:shrink shrunk:shrink sank:sink sunk:sink slid:slide drove:drive driven:drive
-    beaten:beat shown:show showed:show hid:hide hidden:hide froze:freeze frozen:freeze spoke:speak spoken:speak
-    swore:swear sworn:swear withdrew:withdraw withdrawn:withdraw overtook:overtake overtaken:overtake
-    undertook:undertake forgave:forgive flew:fly flown:fly
     loss:lose losses:lose growth:grow sale:sell sales:sell choice:choose decision:decide decisions:decide
     failure:fail failures:fail death:die deaths:die proof:prove belief:believe
     """
 )
+
+
+def _regular_forms(lemma: str) -> set[str]:
+    """What the suffix rules already read as the lemma: -s, -es, -ed, -d, -ing, -ied, doubled."""
+    forms = {lemma, lemma + "s", lemma + "es", lemma + "ed", lemma + "d", lemma + "ing", lemma[:-1] + "ing"}
+    forms |= {lemma + lemma[-1] + "ed", lemma + lemma[-1] + "ing", lemma[:-1] + "ied", lemma[:-1] + "ies"}
+    return forms
+
+
+@lru_cache(maxsize=20_000)
+def verb_base(word: str) -> str | None:
+    """The plain form of an irregular verb form ('built': 'build', 'overtook': 'overtake'), as
+    lemminflect's dictionary of English gives it; None for any other word, regular forms
+    included (the suffix rules read those)."""
+    lemmas = getAllLemmas(word, upos="VERB").get("VERB")
+    if not lemmas or lemmas[0] == word or word in _regular_forms(lemmas[0]):
+        return None
+    return lemmas[0]
+
+
+def irregular_past(word: str) -> bool:
+    """A past tense or participle no ending gives away ('dealt', 'ran', 'sought')."""
+    base = verb_base(word)
+    return base is not None and word in {*getInflection(base, "VBD"), *getInflection(base, "VBN")}
 
 
 @lru_cache(maxsize=20_000)
@@ -118,7 +134,7 @@ def stem(word: str) -> str:
     w = word.lower()
     if w.endswith("'s"):
         w = w[:-2]
-    w = IRREGULAR.get(w, w)
+    w = NOUN_VERBS.get(w) or verb_base(w) or w
     if len(w) <= 3:
         return w
     for suffix, keep in (

@@ -335,23 +335,13 @@ def _plain_verb(clause: Clause, index: int) -> bool:
     )
 
 
-# Past forms no ending gives away, beyond those every rule knows ('dealt with', 'ran').
-_IRREGULAR_PASTS = _forms(
-    "dealt ran swam sang rang drank drove rode wrote spoke stole froze chose woke wore tore bore bound "
-    "found ground wound fed bled fled led sped shed spread sent spent bent lent built felt dealt dreamt "
-    "meant slept kept swept wept crept lit fought sought bought brought thought taught caught stuck struck "
-    "hung sprang sank shrank threw grew knew flew drew showed shown proved proven overcame undertook "
-    "withstood forbade"
-)
-
-
 def _other_verb_form(tokens: list[Token], index: int) -> bool:
     """A verb the shared test misses: an irregular past, or an '-ing' after a form of 'be'
     ('was running at full power')."""
     low = tokens[index].low
     if tokens[index].name or tokens[index].kind != "word":
         return False
-    return low in _IRREGULAR_PASTS or (low.endswith("ing") and index > 0 and tokens[index - 1].low in _BE)
+    return lex.irregular_past(low) or (low.endswith("ing") and index > 0 and tokens[index - 1].low in _BE)
 
 
 def _negated_in_other_words(sentence: Clause, claims: Sequence[Cited]) -> tuple[int, Cited, int] | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from lemminflect import getInflection
+
 from .. import text as lex
 
 
@@ -200,16 +202,12 @@ _OPPOSITE_ACTIONS = """
 
 
 def _verb_forms_of(word: str) -> set[str]:
-    """A verb's plain, -s, -ed and -ing forms, as the stems text.stem gives them: 'hire' and
-    'hired' stem apart ('hire', 'hir'), so each form's stem is kept."""
-    if word.endswith("e"):
-        forms = {word, word + "s", word + "d", word[:-1] + "ing"}
-    elif word.endswith(("ch", "sh", "ss", "x")):
-        forms = {word, word + "es", word + "ed", word + "ing"}
-    else:
-        forms = {word, word + "s", word + "ed", word + "ing"}
-        if len(word) <= 5 and word[-1] in "bdgmnprt" and word[-2] in "aeiou" and word[-3] not in "aeiou":
-            forms |= {word + word[-1] + "ed", word + word[-1] + "ing"}  # 'flagged', 'scrapped'
+    """A verb's forms as lemminflect inflects it (by its rules, for a verb its dictionary lacks),
+    each as the stem text.stem gives it: 'hire' and 'hired' stem apart ('hire', 'hir'), so each
+    form's stem is kept."""
+    forms = {word}
+    for tag in ("VBD", "VBN", "VBG", "VBZ"):
+        forms.update(getInflection(word, tag, inflect_oov=True))
     return {lex.stem(form) for form in forms}
 
 
