@@ -8,6 +8,7 @@ from datetime import date, datetime
 from typing import Any, TypeVar
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -16,7 +17,7 @@ from django.utils.module_loading import import_string
 from manifests.models import Manifest
 from newsroom.cleantext import text_problem
 from newsroom.dberrors import unique_violation
-from newsroom.models import Beat, Newsroom, SiteText
+from newsroom.models import Beat, Disclosure, Label, Newsroom, SiteText, Writer
 from newsroom.roles import may_publish, may_write
 
 from . import desk, labels
@@ -88,6 +89,33 @@ def _site_texts_known(document: dict[str, Any]) -> dict[str, SiteText | None]:
     if problems:
         raise desk.DeskError(problems)
     return found
+
+
+def site_texts_add_from(document: Any) -> list[SiteText]:
+    """Add, as an admin does before importing an archive, the versions of the site-wide texts a
+    desk/1 document carries that the site lacks; returns those added. Each is in force from the
+    document's publication (else from now); a disclosure is for the label its ``verification``
+    names (else ``checked``) and for its kind of writer. Raises ``desk.DeskError`` naming the
+    block when the document or a text is refused; nothing is added then.
+    """
+    document = desk.validate_document(document)
+    published_at = desk.parse_utc(document["published_at"]) if "published_at" in document else None
+    added = []
+    with transaction.atomic():
+        for field, version in desk.site_text_versions(document, effective_from=published_at).items():
+            if type(version).objects.filter(fingerprint=version.fingerprint).exists():
+                continue
+            if isinstance(version, Disclosure):
+                version.label = document.get("verification", {}).get("state", Label.CHECKED)
+                version.writer = Writer.AGENT if (document.get("writer") or {}).get("agent") else Writer.PERSON
+            try:
+                version.full_clean()
+            except ValidationError as error:
+                key = desk.SITE_TEXT_BLOCKS[field][0]
+                raise desk.DeskError([desk.Problem(key, message) for message in error.messages]) from None
+            version.save()
+            added.append(version)
+    return added
 
 
 def _pin_site_texts(story: Story, versions: dict[str, SiteText | None]) -> None:

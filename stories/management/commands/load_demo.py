@@ -18,6 +18,7 @@ from manifests.services import manifest_store
 from newsroom.models import Disclosure, Label, Newsroom, Writer
 from stories import desk
 from stories.models import Cite
+from stories.services import site_texts_add_from
 
 SEEDS = Path(stories.__file__).parent / "fixtures" / "seeds"
 DEMO_MANIFESTS = Path(manifests.__file__).parent / "fixtures" / "demo-manifests.json"
@@ -115,14 +116,8 @@ class Command(BaseCommand):
         never adds one): each in force from the publication of the first seed that carries it,
         so each seed imports with its exact blocks and points at the version of its day."""
         documents = [json.loads(path.read_text()) for path in SEEDS.glob("*.json")]
-        added = 0
-        for document in sorted(documents, key=lambda document: document["published_at"]):
-            published_at = desk.parse_utc(document["published_at"])
-            for version in desk.site_text_versions(document, effective_from=published_at).values():
-                if not type(version).objects.filter(fingerprint=version.fingerprint).exists():
-                    version.full_clean()
-                    version.save()
-                    added += 1
+        ordered = sorted(documents, key=lambda document: document["published_at"])
+        added = sum(len(site_texts_add_from(document)) for document in ordered)
         self.stdout.write(f"{added} site-wide text versions added from the seeds.")
         first = min(desk.parse_utc(document["published_at"]) for document in documents)
         added = 0
