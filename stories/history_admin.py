@@ -40,7 +40,14 @@ from newsroom.usertime import current_zone_name, format_when, set_zone_cookie, v
 from . import desk
 from .diffing import document_diff
 from .models import AuditEntry, Revision, Story
-from .services import StaleVersion, WorkflowError, require_edit_version, story_restore_revision, story_schedule
+from .services import (
+    StaleVersion,
+    WorkflowError,
+    require_edit_version,
+    revision_as_restored,
+    story_restore_revision,
+    story_schedule,
+)
 
 EDIT_VERSION_FIELD = "edit_version_seen"
 CHANGE_NOTE_FIELD = "change_note"
@@ -191,6 +198,7 @@ class StoryHistoryAdminMixin:
 
     history_template = "admin/stories/story/desk_history.html"
     diff_template = "admin/stories/story/desk_diff.html"
+    restore_template = "admin/stories/story/desk_restore.html"
     desk_form_template = "admin/stories/story/desk_form.html"
 
     def get_urls(self) -> list[Any]:
@@ -335,7 +343,20 @@ class StoryHistoryAdminMixin:
         story = self._story_or_404(request, object_id, change=True)
         revision = get_object_or_404(Revision, story=story, pk=revision_id)
         if request.method != "POST":
-            return HttpResponseRedirect(_history_url(story))
+            # Restoring rewrites the working copy: first show what it would change, and ask.
+            current, restored = revision_as_restored(revision, story)
+            when = format_when(revision.created_at)
+            return self._page(
+                request,
+                self.restore_template,
+                story,
+                title=f"Restore the revision of {when}?",
+                revision=revision,
+                when=when,
+                diff=document_diff(current, restored),
+                unchanged=desk.content_hash(current) == desk.content_hash(restored),
+                history_url=_history_url(story),
+            )
         try:
             story_restore_revision(revision=revision, user=request.user)
         except desk.DeskError as refusal:

@@ -436,6 +436,22 @@ def _is_published_as(story: Story, document: dict[str, Any], site_texts: dict[st
     return len(document.get("corrections", [])) == story.corrections.count()
 
 
+def revision_as_restored(revision: Revision, story: Story) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The story's working copy now and what restoring ``revision`` would make of it, as desk/1
+    documents: the revision's content, with the corrections readers were told and the intended
+    publication time kept as they are now (neither is content). The desk shows the two's diff
+    before it restores."""
+    document = dict(revision.document)
+    current = desk.export_story(Story.objects.with_parts().get(pk=story.pk))
+    document.pop("corrections", None)
+    if current.get("corrections"):
+        document["corrections"] = current["corrections"]
+    document.pop("published_at", None)
+    if "published_at" in current:
+        document["published_at"] = current["published_at"]
+    return current, document
+
+
 def story_restore_revision(*, revision: Revision, user: Any) -> Story:
     """Make a revision's content the story's working copy again, recorded as a new revision.
 
@@ -448,21 +464,12 @@ def story_restore_revision(*, revision: Revision, user: Any) -> Story:
     story = Story.objects.select_related("newsroom").get(pk=revision.story_id)
     if user is None or not may_write(user, story.newsroom_id):
         raise WorkflowPermissionDenied("Restoring a revision needs a role in the story's newsroom")
-    document = dict(revision.document)
-    target = Newsroom.objects.filter(slug=document.get("newsroom")).first()
+    target = Newsroom.objects.filter(slug=revision.document.get("newsroom")).first()
     if target is not None and target.pk != story.newsroom_id and not may_write(user, target.pk):
         raise WorkflowPermissionDenied("That revision belongs to a newsroom you have no role in")
-    current = desk.export_story(Story.objects.with_parts().get(pk=story.pk))
-    # Corrections are never edited away, and the intended publication time is not content.
-    document.pop("corrections", None)
-    if current.get("corrections"):
-        document["corrections"] = current["corrections"]
-    document.pop("published_at", None)
-    if "published_at" in current:
-        document["published_at"] = current["published_at"]
     when = timezone.localtime(revision.created_at).strftime("%Y-%m-%d %H:%M %Z")
     result = story_import_desk(
-        document=document,
+        document=revision_as_restored(revision, story)[1],
         actor=actor_of(user),
         note=f"restored the revision of {when} (#{revision.pk}, by {revision.actor})",
         keep_dateline=True,

@@ -159,8 +159,20 @@ def test_restoring_a_revision_makes_it_the_working_copy_as_a_new_revision(storie
     story = rewrite(story, headline="Second headline", paragraph=first_text + " Changed.", stories=stories)
     version_before = Story.objects.get(pk=story.pk).edit_version
     client.force_login(editor)
+    restore_url = reverse("admin:stories_story_revision_restore", args=[story.pk, first.pk])
+    # The history's Restore leads to what it would change, and asks; nothing is restored yet.
+    assert f'href="{restore_url}"' in client.get(history_url(story)).content.decode()
+    asked = client.get(restore_url)
+    page = asked.content.decode()
+    assert asked.status_code == 200
+    assert "Restore the revision of" in page
+    assert "Second headline" in page  # leaving the working copy
+    assert first.document["headline"] in page  # coming back
+    assert 'value="Restore this revision"' in page
+    assert Story.objects.get(pk=story.pk).headline == "Second headline"
+    assert Revision.objects.filter(story=story).count() == 2
 
-    response = client.post(reverse("admin:stories_story_revision_restore", args=[story.pk, first.pk]), follow=True)
+    response = client.post(restore_url, follow=True)
 
     assert "Restored the revision of" in response.content.decode()
     restored = Story.objects.get(pk=story.pk)
@@ -172,6 +184,17 @@ def test_restoring_a_revision_makes_it_the_working_copy_as_a_new_revision(storie
     assert latest.note.startswith("restored the revision of")
     assert latest.document["headline"] == first.document["headline"]
     assert Revision.objects.filter(story=story).count() == 3
+
+
+def test_restoring_the_content_the_working_copy_has_says_so_and_offers_no_button(stories, editor, client):
+    story = stories.good()
+    only = Revision.objects.filter(story=story).get()
+    client.force_login(editor)
+
+    page = client.get(reverse("admin:stories_story_revision_restore", args=[story.pk, only.pk])).content.decode()
+
+    assert "restoring it would change nothing written" in page
+    assert "Restore this revision" not in page
 
 
 def test_restoring_keeps_a_draft_s_typed_dateline(stories, editor):
