@@ -23,10 +23,12 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from newsroom.models import Newsroom, Role
 from newsroom.roles import may_publish, may_write
 from stories.admin import CorrectionInline
+from stories.history_admin import ScheduleForm
 from stories.models import Story
-from stories.services import RETRACTION_REASON_MAX
+from stories.services import RETRACTION_REASON_MAX, story_schedule
 
 from .gate import run_problems
 from .models import VerificationRun
@@ -111,7 +113,8 @@ class StoryWorkflowAdminMixin:
     change_form_template = "admin/verification/story_workflow/change_form.html"
     workflow_form_template = "admin/verification/story_workflow/form.html"
     workflow_review_template = "admin/verification/story_workflow/review.html"
-    actions = ["submit_selected", "publish_selected"]
+    workflow_bulk_template = "admin/verification/story_workflow/bulk_form.html"
+    actions = ["submit_selected", "publish_selected", "retract_selected", "schedule_selected"]
 
     # --- What editors see --------------------------------------------------------------------
 
@@ -389,6 +392,64 @@ class StoryWorkflowAdminMixin:
             "published",
             lambda story: story_publish(story=story, actor=request.user.get_username(), user=request.user),
         )
+
+    @admin.action(description="Retract selected stories (one reason for all)", permissions=["publish"])
+    def retract_selected(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        form = RetractForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return self._bulk_page(request, queryset, "retract_selected", form, "Retract the selected stories")
+        reason = form.cleaned_data["reason"]
+        self._each(
+            request,
+            queryset,
+            "retracted",
+            lambda story: story_retract(story=story, user=request.user, reason=reason),
+        )
+        return None
+
+    @admin.action(description="Schedule selected stories for one publication time", permissions=["publish"])
+    def schedule_selected(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        form = ScheduleForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return self._bulk_page(request, queryset, "schedule_selected", form, "Schedule the selected stories")
+        publish_at = form.cleaned_data["publish_at"]
+        done = "scheduled" if publish_at else "taken off the schedule"
+        self._each(
+            request,
+            queryset,
+            done,
+            lambda story: story_schedule(story=story, user=request.user, publish_at=publish_at),
+        )
+        waiting = queryset.exclude(status=Story.Status.VERIFIED).filter(publish_at=publish_at).count()
+        if publish_at and waiting:
+            # As on one story's schedule page: the gate decides at that time, so say so now.
+            self.message_user(
+                request,
+                f"{waiting} of them {'is' if waiting == 1 else 'are'} not verified yet: each publishes then "
+                "only if its checks pass.",
+                messages.WARNING,
+            )
+        return None
+
+    def has_publish_permission(self, request: HttpRequest) -> bool:
+        """Retracting and scheduling are a chief's: the actions show to chiefs only."""
+        return Newsroom.objects.for_user(request.user, role=Role.CHIEF).exists()
+
+    def _bulk_page(
+        self, request: HttpRequest, queryset: QuerySet, action: str, form: forms.Form, title: str
+    ) -> TemplateResponse:
+        """An action's own form (a reason, a time) for the stories chosen on the list."""
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": title,
+            "form": form,
+            "stories": list(queryset),
+            "action": action,
+            "submit_label": title.replace(" the selected stories", ""),
+            "changelist_url": reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_changelist"),
+        }
+        return TemplateResponse(request, self.workflow_bulk_template, context)
 
     def _each(self, request: HttpRequest, queryset: QuerySet, done: str, step: Any) -> None:
         succeeded = 0

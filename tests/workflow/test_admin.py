@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from stories.models import Correction, Story
-from verification.gate import story_publish
+from verification.gate import story_publish, story_publish_unchecked
 from verification.models import VerificationRun
 from verification.workflow import story_submit
 
@@ -204,3 +204,76 @@ def test_bulk_publish_publishes_what_passed_and_names_what_did_not(
     assert f"{bad.desk_id}: Story {bad.desk_id} cannot be published" in page
     assert Story.objects.get(pk=good.pk).status == Story.Status.PUBLISHED
     assert Story.objects.get(pk=bad.pk).status == Story.Status.FAILED
+
+
+def published(story: Story) -> Story:
+    story_publish_unchecked(story=story, actor="test", reason="test fixture")
+    return Story.objects.get(pk=story.pk)
+
+
+def test_bulk_retract_asks_one_reason_then_retracts_each(client, stories, chief):
+    first, second = published(stories.good()), published(stories.good())
+    client.force_login(chief)
+    chosen = {"action": "retract_selected", "_selected_action": [first.pk, second.pk]}
+
+    asked = client.post(reverse("admin:stories_story_changelist"), chosen)
+
+    page = asked.content.decode()
+    assert asked.status_code == 200
+    assert "Retract the selected stories" in page
+    assert first.headline in page
+    assert second.headline in page
+    assert Story.objects.filter(status=Story.Status.RETRACTED).count() == 0
+    # Without a reason it asks again, and still retracts nothing.
+    again = client.post(reverse("admin:stories_story_changelist"), {**chosen, "apply": "yes", "reason": " "})
+    assert "This field is required." in again.content.decode()
+    assert Story.objects.filter(status=Story.Status.RETRACTED).count() == 0
+
+    done = client.post(
+        reverse("admin:stories_story_changelist"),
+        {**chosen, "apply": "yes", "reason": "The survey was withdrawn by its authors."},
+        follow=True,
+    )
+
+    assert "2 stories retracted." in done.content.decode()
+    for story in (first, second):
+        story = Story.objects.select_related("live_version").get(pk=story.pk)
+        assert story.status == Story.Status.RETRACTED
+        assert story.live_version.withdrawn_reason == "The survey was withdrawn by its authors."
+
+
+def test_bulk_schedule_gives_each_story_the_time_and_says_which_wait_on_their_checks(
+    client, stories, chief, django_capture_on_commit_callbacks
+):
+    verified, draft = stories.good(), stories.good()
+    checked(verified, django_capture_on_commit_callbacks)
+    client.force_login(chief)
+
+    response = client.post(
+        reverse("admin:stories_story_changelist"),
+        {
+            "action": "schedule_selected",
+            "_selected_action": [verified.pk, draft.pk],
+            "apply": "yes",
+            "publish_at": "2031-05-04T09:30",
+        },
+        follow=True,
+    )
+
+    page = response.content.decode()
+    assert "2 stories scheduled." in page
+    assert "1 of them is not verified yet: each publishes then only if its checks pass." in page
+    times = set(Story.objects.filter(pk__in=[verified.pk, draft.pk]).values_list("publish_at", flat=True))
+    assert len(times) == 1
+    assert times.pop().year == 2031
+
+
+def test_retract_and_schedule_are_not_offered_to_an_editor(client, stories, editor):
+    stories.good()
+    client.force_login(editor)
+
+    page = client.get(reverse("admin:stories_story_changelist")).content.decode()
+
+    assert 'value="submit_selected"' in page
+    assert 'value="retract_selected"' not in page
+    assert 'value="schedule_selected"' not in page
