@@ -445,6 +445,7 @@ class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedM
             "admin/js/vendor/select2/select2.full.min.js",
             "admin/js/jquery.init.js",
             "admin/desk/cites.js",
+            "admin/desk/words.js",
         ]
 
     # --- The page ----------------------------------------------------------------------------

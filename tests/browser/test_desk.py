@@ -219,3 +219,28 @@ def test_the_claims_box_is_shut_until_its_claims_arrive(desk_world, browser):
     choose(page, f"id_{prefix}-claim_ids", "c-2", CLAIMS["c-2"][:30])
     chosen = claims_box.evaluate("select => [...select.selectedOptions].map((option) => option.value)")
     assert chosen == ["c-2"]
+
+
+def test_the_story_page_counts_words_and_warns_before_unsaved_changes_are_lost(desk_world, browser):
+    page = sign_in(browser, "edna")
+    page.goto(browser.url("/admin/stories/story/add/"))
+    add(page, "sections-group", "section")
+    add(page, "sections-0-paragraphs-group", "paragraph")
+    add(page, "sections-0-paragraphs-group", "paragraph")
+    total = page.locator(".desk-words-total")
+    assert total.inner_text() == "The story: 0 words in its paragraphs"
+
+    page.locator("#id_sections-0-paragraphs-0-markdown").press_sequentially("Ferry crossings resumed in April.")
+    page.locator("#id_sections-0-paragraphs-1-markdown").press_sequentially("Pilots reported calmer approaches.")
+
+    counts = page.locator("#sections-group .desk-words").all_inner_texts()
+    assert counts == ["5 words", "4 words"]
+    assert total.inner_text() == "The story: 9 words in its paragraphs"
+    # Leaving by a link asks first; the dialog is dismissed, so the page and its text stay.
+    adding = page.url
+    page.locator(".breadcrumbs a").first.click()
+    page.wait_for_timeout(300)
+    assert browser.dialogs == [""]
+    assert page.url == adding
+    assert page.locator("#id_sections-0-paragraphs-0-markdown").input_value() == "Ferry crossings resumed in April."
+    assert browser.console_errors == []
