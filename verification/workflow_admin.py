@@ -157,11 +157,14 @@ class StoryWorkflowAdminMixin:
         story = self.get_object(request, object_id)
         context = dict(extra_context or {})
         if story is not None and self.has_change_permission(request, story):
+            # Publishing, correcting and retracting are a chief's: an editor is not shown buttons
+            # that could only refuse them.
+            chief = may_publish(request.user, story.newsroom_id)
             context["workflow"] = {
                 "can_submit": story.status in SUBMITTABLE,
-                "can_publish": story.status in SUBMITTABLE,
-                "can_correct": story.is_public,
-                "can_retract": story.is_public,
+                "can_publish": chief and story.status in SUBMITTABLE,
+                "can_correct": chief and story.is_public,
+                "can_retract": chief and story.is_public,
                 "urls": {
                     step: self._step_url(step, story) for step in ("submit", "publish", "retract", "correct", "review")
                 },
@@ -384,7 +387,7 @@ class StoryWorkflowAdminMixin:
             lambda story: story_submit(story=story, actor=request.user.get_username(), user=request.user),
         )
 
-    @admin.action(description="Publish selected stories (their checks must have passed)", permissions=["change"])
+    @admin.action(description="Publish selected stories (their checks must have passed)", permissions=["publish"])
     def publish_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
         self._each(
             request,

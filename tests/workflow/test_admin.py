@@ -26,15 +26,21 @@ def checked(story: Story, capture) -> VerificationRun:
         return story_submit(story=story, actor="writer-agent")
 
 
-def test_the_story_page_offers_submit_and_publish_for_a_draft(client, stories, editor):
+def test_the_story_page_offers_an_editor_submit_and_a_chief_publish_too(client, stories, editor, chief):
     story = stories.good()
     client.force_login(editor)
 
     page = client.get(change_url(story)).content.decode()
 
     assert step_url("submit", story) in page
-    assert step_url("publish", story) in page
+    # Publishing is a chief's: no button that could only refuse the editor.
+    assert step_url("publish", story) not in page
     assert step_url("retract", story) not in page
+    client.force_login(chief)
+    page = client.get(change_url(story)).content.decode()
+    assert step_url("submit", story) in page
+    assert step_url("publish", story) in page
+    assert step_url("retract", story) not in page  # not published yet
 
 
 def test_status_and_publication_time_cannot_be_edited_in_the_form(client, stories, editor):
@@ -275,5 +281,6 @@ def test_retract_and_schedule_are_not_offered_to_an_editor(client, stories, edit
     page = client.get(reverse("admin:stories_story_changelist")).content.decode()
 
     assert 'value="submit_selected"' in page
+    assert 'value="publish_selected"' not in page
     assert 'value="retract_selected"' not in page
     assert 'value="schedule_selected"' not in page
