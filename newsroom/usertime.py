@@ -51,11 +51,14 @@ def current_zone_name() -> str:
 
 
 def format_when(value: datetime | None) -> str:
-    """'2026-12-01 11:00 CET (Europe/Paris)': in the editor's zone, named; '—' for none."""
+    """'2026-12-01 11:00 CET (Europe/Paris)': in the editor's zone, named; '—' for none. A zone
+    whose abbreviation is its name says it once ('2026-12-01 10:00 UTC')."""
     if value is None:
         return "—"
     local = timezone.localtime(value)
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname()} ({current_zone_name()})"
+    zone, abbreviation = current_zone_name(), local.tzname()
+    named = "" if zone == abbreviation else f" ({zone})"
+    return f"{local:%Y-%m-%d %H:%M} {abbreviation}{named}"
 
 
 def set_zone_cookie(response: HttpResponse, name: str) -> None:

@@ -88,10 +88,13 @@ class PublishResult:
     overridden: bool = False
 
 
-def run_problems(run: VerificationRun, limit: int = SHOWN_PROBLEMS) -> list[str]:
-    """The run's problems as 'check: at: message' lines, failing checks first."""
+def run_problems(run: VerificationRun, limit: int = SHOWN_PROBLEMS, *, paths: bool = False) -> list[str]:
+    """The run's problems as 'check: where: message' lines, failing checks first. Where is in an
+    editor's words ("Section 2, paragraph 1"), or with ``paths`` the desk/1 path a document's
+    author fixes (``sections[1].paragraphs[0]``: the API, import_desk)."""
+    where = str if paths else describe_path
     lines = [
-        f"{check['name']} ({problem.get('status', check['status'])}): {problem['at']}: {problem['message']}"
+        f"{check['name']} ({problem.get('status', check['status'])}): {where(problem['at'])}: {problem['message']}"
         for check in sorted(run.checks, key=lambda check: CHECK_SEVERITY.get(check["status"], len(CHECK_SEVERITY)))
         if check["status"] != CheckStatus.PASS
         for problem in check.get("problems", [])

@@ -301,5 +301,5 @@ def test_a_run_left_for_review_leaves_its_story_for_the_desk_and_never_publishes
     story.refresh_from_db()
     assert story.status == Story.Status.REVIEW
     assert not PublishedVersion.objects.filter(pk=story.pk).exists()
-    with pytest.raises(PublishRefused, match=re.escape("paragraphs_supported (review): sections[0].paragraphs[0]")):
+    with pytest.raises(PublishRefused, match=re.escape("paragraphs_supported (review): Section 1, paragraph 1")):
         story_publish(story=story, actor="test")

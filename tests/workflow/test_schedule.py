@@ -173,7 +173,8 @@ def test_a_forged_time_zone_cookie_is_ignored(stories, editor, client):
     page = client.get(reverse("admin:stories_story_history", args=[story.pk]))
 
     assert page.status_code == 200
-    assert "(UTC)" in page.content.decode()
+    assert "Times in\n    <strong>UTC</strong>" in page.content.decode()
+    assert "passwd" not in page.content.decode()
 
 
 def test_publishing_by_hand_ends_the_schedule_and_its_old_refusal(stories, chief, django_capture_on_commit_callbacks):

@@ -114,7 +114,7 @@ class Command(BaseCommand):
             # With eager tasks the checks ran when the submission committed: read their outcome.
             run.refresh_from_db()
             if run.is_finished and run.status != run.Status.PASSED:
-                problems = "; ".join(run_problems(run))
+                problems = "; ".join(run_problems(run, paths=True))
                 if run.status == run.Status.REVIEW:
                     self._say(
                         self.stderr,
