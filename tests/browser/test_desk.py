@@ -244,3 +244,30 @@ def test_the_story_page_counts_words_and_warns_before_unsaved_changes_are_lost(d
     assert page.url == adding
     assert page.locator("#id_sections-0-paragraphs-0-markdown").input_value() == "Ferry crossings resumed in April."
     assert browser.console_errors == []
+
+
+def test_enter_in_the_claims_box_picks_the_claim_whose_words_were_typed(desk_world, browser):
+    manifest = desk_world["manifest"]
+    page = sign_in(browser, "edna")
+    page.goto(browser.url("/admin/stories/story/add/"))
+    add(page, "sections-group", "section")
+    add(page, "sections-0-paragraphs-group", "paragraph")
+    add(page, "sections-0-paragraphs-0-cites-group", "cite")
+    prefix = "sections-0-paragraphs-0-cites-0"
+    choose(page, f"id_{prefix}-manifest_id", manifest.title, manifest.source_name)
+    page.locator(f"#id_{prefix}-claim_ids + .select2:not(.select2-container--disabled)").wait_for()
+
+    page.locator(f"#id_{prefix}-claim_ids + .select2 .select2-selection").click()
+    search = page.locator(".select2-container--open .select2-search__field")
+    search.press_sequentially("calmer approaches")
+    search.press("Enter")
+    # And an id-like word typed for a manifest whose claims the store has is no claim at all.
+    page.locator(f"#id_{prefix}-claim_ids + .select2 .select2-selection").click()
+    search.press_sequentially("c-99")
+    search.press("Enter")
+
+    chosen = page.locator(f"#id_{prefix}-claim_ids").evaluate(
+        "select => [...select.selectedOptions].map((o) => o.value)"
+    )
+    assert chosen == ["c-3"]
+    assert browser.console_errors == []

@@ -1,13 +1,21 @@
 'use strict';
 // Cites on the story page: the manifest is chosen from the store by autocomplete (select2, as
 // Django admin ships it), and its claims are then offered with their text. A claim id may be
-// typed (select2 tags) for a manifest the store lacks; the form says when it is unknown.
+// typed (select2 tags) for a manifest the store lacks; the form says when it is unknown. Enter
+// picks the highlighted claim, never the typed words.
 {
     const $ = django.jQuery;
+    // What a typed claim id may look like: one word of letters, digits, '-' or '_'.
+    const CLAIM_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
     function isTemplate(element) {
         // nested-admin's empty forms are copied when a row is added; only real rows are set up.
         return element.name.includes('__prefix__') || /-empty(-|$)/.test(element.name);
+    }
+
+    function knowsClaims(claims) {
+        // The store's claims are offered with their text; an id typed for an unknown manifest is its own text.
+        return [...claims.options].some((option) => option.text !== option.value);
     }
 
     function claimsFor(select) {
@@ -55,7 +63,18 @@
                 return;
             }
             claims.dataset.deskReady = '1';
-            $(claims).select2({tags: true, width: '100%', placeholder: 'Claims of the manifest'});
+            $(claims).select2({
+                tags: true,
+                width: '100%',
+                placeholder: 'Claims of the manifest: type their words',
+                // Enter picks the highlighted claim of the manifest, never the typed text: a typed
+                // id is offered only for a manifest the store lacks (no claims to offer), last.
+                createTag: (params) => {
+                    const term = params.term.trim();
+                    return !knowsClaims(claims) && CLAIM_ID.test(term) ? {id: term, text: term} : null;
+                },
+                insertTag: (data, tag) => { data.push(tag); },
+            });
         });
     }
 
