@@ -436,3 +436,15 @@ def test_b_s_story_form_given_a_s_rows_refuses_them_without_naming_anything_of_a
     sent = tuple(value.lower() for value in posted.values())
     assert Visit(story_url(), "post", 200, 200, story_url(), _text(response), sent).leaks() == []
     assert not Story.objects.filter(headline="Bramble third story").exists()
+
+
+@pytest.mark.parametrize("step", ["submit", "publish", "retract", "correct", "review"])
+def test_a_step_on_a_s_story_is_not_found_like_a_story_that_does_not_exist(client, desk, step):
+    client.force_login(desk.b_people[Role.CHIEF])
+
+    answers = {
+        story_pk: client.post(reverse(f"admin:stories_story_{step}", args=[story_pk]), {"reason": "r"}).status_code
+        for story_pk in (desk.a_stories[0].pk, 10**9)
+    }
+
+    assert answers == {desk.a_stories[0].pk: 404, 10**9: 404}
