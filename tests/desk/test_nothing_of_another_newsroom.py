@@ -26,7 +26,7 @@ from django.urls import NoReverseMatch, reverse
 from editions.models import Edition
 from newsroom.models import Beat, Newsroom, Role
 from newsroom.roles import grant_role
-from stories.models import Story
+from stories.models import Revision, Story
 from tests.workflow.conftest import StoryMaker
 from verification.workflow import PublishRefused, story_add_correction, story_publish, story_submit
 from webhooks.models import Webhook, WebhookDelivery
@@ -36,7 +36,7 @@ from .helpers import errors_of, new_story, page_fields, story_url
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
 A_EDITION = "2019-07-14T05"
-A_DRAFT_ID, A_LIVE_ID = 987_654, 987_655
+A_DRAFT_ID, A_LIVE_ID, A_SHARED_ID = 987_654, 987_655, 987_656
 # Every string that would tell B something of A, lowercased (pages are compared lowercased).
 A_STRINGS = (
     "zanzibar",  # the newsroom's title and slug, its chief's name, its webhook's host
@@ -51,6 +51,7 @@ A_STRINGS = (
     "wombat",  # the published story's correction
     str(A_DRAFT_ID),
     str(A_LIVE_ID),
+    str(A_SHARED_ID),
 )
 A_SEARCHES = ("Zanzibar", "Quetzal", "Xylophone", "Yttrium", str(A_DRAFT_ID))
 
@@ -125,6 +126,8 @@ def desk(django_user_model, django_capture_on_commit_callbacks) -> Desk:
     a_live = write(a_maker, slug="yttrium-report", headline="Yttrium report", desk_id=A_LIVE_ID, edition=A_EDITION)
     a_live = publish(a_live, a_chief, capture)
     story_add_correction(story=a_live, text="The Wombat figure was wrong.", user=a_chief)
+    # A's story in the hour B's stories are in: the edition is shared, its story count is not.
+    a_shared = write(a_maker, slug="xylophone-sequel", headline="Xylophone sequel", desk_id=A_SHARED_ID)
     b_draft = write(b_maker, slug="heron-draft", headline="Bramble draft story", desk_id=555_001)
     b_live = publish(
         write(b_maker, slug="heron-report", headline="Bramble live story", desk_id=555_002), b_chief, capture
@@ -139,7 +142,7 @@ def desk(django_user_model, django_capture_on_commit_callbacks) -> Desk:
     return Desk(
         a=a,
         b=b,
-        a_stories=[Story.objects.get(pk=a_draft.pk), a_live],
+        a_stories=[Story.objects.get(pk=a_draft.pk), a_live, a_shared],
         b_stories=[Story.objects.get(pk=b_draft.pk), b_live],
         b_people={Role.EDITOR: b_editor, Role.CHIEF: b_chief},
     )
@@ -178,16 +181,22 @@ class Crawler:
         params = params or {}
         full = url + ("?" + urlencode(params) if params else "")
         response = self.client.get(full, follow=follow)
+        return self._record(full, kind, response, [*params.values(), *sent])
+
+    def post(self, url: str, kind: str, data: dict[str, Any], *, sent=()) -> Visit:
+        return self._record(url, kind, self.client.post(url, data, follow=True), sent)
+
+    def _record(self, url: str, kind: str, response: Any, sent: Iterable[str]) -> Visit:
         chain = getattr(response, "redirect_chain", [])
         visit = Visit(
             response=response,
-            url=full,
+            url=url,
             kind=kind,
             status=chain[0][1] if chain else response.status_code,
             final_status=response.status_code,
-            final_url=chain[-1][0] if chain else full,
+            final_url=chain[-1][0] if chain else url,
             text=_text(response),
-            sent=tuple(v.lower() for v in [*params.values(), *sent]),
+            sent=tuple(str(value).lower() for value in sent),
         )
         self.visits.append(visit)
         return visit
@@ -264,7 +273,7 @@ def crawl(user: Any) -> tuple[Crawler, dict[type[models.Model], list[Any]]]:
     client.force_login(user)
     crawler = Crawler(client)
     request = as_request(user)
-    visible = {model: list(model_admin.get_queryset(request)[:3]) for model, model_admin, _ in registered()}
+    visible = {model: list(model_admin.get_queryset(request)[:10]) for model, model_admin, _ in registered()}
     # What B may not see of each model: every row its admin does not show B (A's, and the site's).
     hidden = {
         model: list(model._default_manager.exclude(pk__in=model_admin.get_queryset(request).values("pk"))[:20])
@@ -314,6 +323,22 @@ def crawl(user: Any) -> tuple[Crawler, dict[type[models.Model], list[Any]]]:
             crawler.get(reverse("admin:autocomplete"), "autocomplete", base)
             for term in A_SEARCHES:
                 crawler.get(reverse("admin:autocomplete"), "autocomplete for A", {**base, "term": term})
+        # A bulk action naming A's rows beside B's own acts on, and lists, B's only.
+        if hidden[model] and visible[model]:
+            selected = [str(row.pk) for row in [*hidden[model], *visible[model]]]
+            crawler.post(
+                changelist,
+                "bulk delete naming A's rows",
+                {"action": "delete_selected", "_selected_action": selected},
+                sent=[str(row.pk) for row in hidden[model]],
+            )
+    # A's revisions, asked for through B's own story's history.
+    own_story = visible[Story][0]
+    for revision in hidden[Revision]:
+        diff = reverse("admin:stories_story_revision_diff", args=[own_story.pk])
+        crawler.get(diff, "A's revision through B's story", {"a": str(revision.pk), "b": "working"})
+        restore = reverse("admin:stories_story_revision_restore", args=[own_story.pk, revision.pk])
+        crawler.post(restore, "A's revision restored through B's story", {}, sent=[str(revision.pk)])
     return crawler, hidden
 
 
@@ -358,7 +383,24 @@ def test_newsroom_b_s_people_see_nothing_of_newsroom_a_on_any_admin_page(desk, b
     }
     assert searched
     assert searched == dict.fromkeys(searched, 0)
+    through_own = [visit.status for visit in crawler.visits if visit.kind.startswith("A's revision")]
+    assert through_own
+    assert set(through_own) == {404}
     assert_b_s_own_strings_show(crawler, b_user)
+    assert_b_s_counts_are_b_s(crawler, desk)
+
+
+def assert_b_s_counts_are_b_s(crawler: Crawler, desk: Desk) -> None:
+    """Counts count B's rows: the list's total, and the stories B has in an edition A shares."""
+    stories = reverse("admin:stories_story_changelist")
+    searched = crawler.get(stories, "list, one of B's", {"q": "Bramble draft"})
+    assert searched.response.context["cl"].result_count == 1
+    assert searched.response.context["cl"].full_result_count == 2
+    assert "2 total" in searched.text
+    editions = crawler.get(reverse("admin:editions_edition_changelist"), "edition list").response.context["cl"]
+    shared = desk.b_stories[0].edition_id
+    assert desk.a_stories[2].edition_id == shared
+    assert {edition.key: edition.own_story_total for edition in editions.result_list} == {shared: 2}
 
 
 def page(crawler: Crawler, kind: str, url: str) -> str:
@@ -381,7 +423,17 @@ def assert_b_s_own_strings_show(crawler: Crawler, b_user: Any) -> None:
     own = [visit.text for visit in crawler.visits if visit.kind == "B's change" and visit.final_status == 200]
     assert any("bramble draft story" in text for text in own)
     if b_user.username == "bramble-chief":
-        assert "bramble-hooks.example.org" in page(crawler, "list", reverse("admin:webhooks_webhook_changelist"))
+        webhooks = reverse("admin:webhooks_webhook_changelist")
+        assert "bramble-hooks.example.org" in page(crawler, "list", webhooks)
+        # The confirmation of deleting A's webhook and B's is about B's alone (which a chief
+        # cannot delete: its delivery log is kept).
+        confirmation = next(
+            visit for visit in crawler.visits if visit.kind == "bulk delete naming A's rows" and visit.url == webhooks
+        )
+        assert "cannot delete webhook" in confirmation.text
+        assert {hook.url for hook in confirmation.response.context["queryset"]} == {
+            "https://bramble-hooks.example.org/in"
+        }
 
 
 def test_view_on_site_leads_to_a_published_story_s_page_and_to_a_draft_s_preview(client, desk):
