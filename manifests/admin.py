@@ -31,7 +31,8 @@ class ManifestAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         from django.db.models import Count
 
-        return super().get_queryset(request).annotate(claim_total=Count("claims"))
+        # Ordered again: a counting query drops Meta.ordering, and the autocomplete pages it.
+        return super().get_queryset(request).annotate(claim_total=Count("claims")).order_by(*Manifest._meta.ordering)
 
     @admin.display(description="claims", ordering="claim_total")
     def claim_count(self, manifest: Manifest) -> int:

@@ -17,4 +17,7 @@ class NewsroomConfig(AppConfig):
     verbose_name = "Newsrooms and site texts"
 
     def ready(self) -> None:
+        # system_checks registers the admin's filter check (newsroom.E001).
+        from . import system_checks  # noqa: F401
+
         connection_created.connect(use_sqlite_real_variable_limit, dispatch_uid="sqlite-variable-limit")

@@ -2,10 +2,13 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from api.views import NoEndpoint
+from newsroom.admin import view_on_site
 
 # The public pages first: story pages are most requests, and the resolver tries in order.
 urlpatterns = [
     path("", include("public.urls")),
+    # Before the admin's own: "view on site" only for what the user may open (newsroom/admin.py).
+    path("admin/r/<int:content_type_id>/<path:object_id>/", admin.site.admin_view(view_on_site)),
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
     # Anything else under /api/ (/api/ itself, /api/v2/) answers in the API's error shape.

@@ -391,7 +391,15 @@ def _lost_race(error: IntegrityError, story: Story, form: Any) -> LostRace:
 class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedModelAdmin):
     form = StoryForm
     list_display = ["desk_id", "headline", "newsroom", "beat", "edition", "status", "trust", "published_at"]
-    list_filter = ["status", "trust", "newsroom", "beat", "edition"]
+    # Each relation's filter offers only what the user's own stories use: the plain filter would
+    # list every newsroom, beat and edition, another newsroom's too.
+    list_filter = [
+        "status",
+        "trust",
+        ("newsroom", admin.RelatedOnlyFieldListFilter),
+        ("beat", admin.RelatedOnlyFieldListFilter),
+        ("edition", admin.RelatedOnlyFieldListFilter),
+    ]
     list_select_related = ["newsroom", "beat", "edition"]
     search_fields = ["headline", "slug", "=desk_id", "dek"]
     date_hierarchy = "published_at"
@@ -456,6 +464,13 @@ class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedM
             # A published story's address is fixed: its URL never moves.
             fields += ["slug", "dateline"]
         return fields
+
+    def address_on_site(self, request: HttpRequest, story: Story) -> str:
+        """Where "view on site" leads (``newsroom.admin.view_on_site``): a published story's page;
+        for a story never published, its preview, not the address it would have."""
+        if story.live_version_or_none is None:
+            return reverse("admin:stories_story_preview", args=[story.pk])
+        return story.get_absolute_url()
 
     def get_prepopulated_fields(self, request, obj=None):
         # A slug shown read-only (a published story's) is not suggested again.
@@ -665,7 +680,7 @@ class PublishedVersionAdmin(InUsersNewsroomsAdmin, admin.ModelAdmin):
     newsroom_lookup = "newsroom"
     list_display = ["headline", "desk_id", "newsroom", "published_at", "modified_at", "live", "gate", "flag"]
     list_select_related = ["newsroom"]
-    list_filter = ["newsroom", ("withdrawn_at", admin.EmptyFieldListFilter)]
+    list_filter = [("newsroom", admin.RelatedOnlyFieldListFilter), ("withdrawn_at", admin.EmptyFieldListFilter)]
     search_fields = ["headline", "=desk_id", "slug"]
     date_hierarchy = "published_at"
     fields = [

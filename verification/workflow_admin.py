@@ -16,8 +16,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, QuerySet, Subquery
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -195,7 +194,13 @@ class StoryWorkflowAdminMixin:
         return reverse(f"admin:{self._step_name(step)}", args=[story.pk])
 
     def _story_for_step(self, request: HttpRequest, object_id: str) -> Story:
-        story = get_object_or_404(Story, pk=object_id)
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        # Read through get_queryset: another newsroom's story is not found, exactly like one that
+        # does not exist (a refusal would say that it does).
+        story = self.get_object(request, object_id)
+        if story is None:
+            raise Http404("No such story")
         if not self.has_change_permission(request, story):
             raise PermissionDenied
         return story

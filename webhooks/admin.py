@@ -27,7 +27,7 @@ class WebhookAdmin(ChiefsNewsroomsAdmin, admin.ModelAdmin):
 
     newsroom_lookup = "newsroom"
     list_display = ["url", "newsroom", "on_published", "on_corrected", "on_retracted", "active", "created_at"]
-    list_filter = ["active", "newsroom"]
+    list_filter = ["active", ("newsroom", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["newsroom"]
     search_fields = ["url", "newsroom__slug"]
     fields = ["newsroom", "url", "on_published", "on_corrected", "on_retracted", "active", "secret"]
