@@ -97,7 +97,12 @@ def desk_world(django_user_model) -> dict[str, Any]:
     for username, role in (("edna", Role.EDITOR), ("chiara", Role.CHIEF)):
         user = django_user_model.objects.create_user(username=username, password="a-long-test-password")
         grant_role(user=user, newsroom=newsroom, role=role)
-    return {"manifest": manifest}
+    long_titled = ManifestFactory(
+        title="Quarterly " + " ".join(["harbour-authority-dredging-and-berth-maintenance-report"] * 6),
+        source_name="harbour-gazette-archive",
+        published_date=timezone.now().date(),
+    )
+    return {"manifest": manifest, "long_titled": long_titled}
 
 
 @pytest.mark.usefixtures("eager")
@@ -271,3 +276,23 @@ def test_enter_in_the_claims_box_picks_the_claim_whose_words_were_typed(desk_wor
     )
     assert chosen == ["c-3"]
     assert browser.console_errors == []
+
+
+def test_the_story_page_fits_1280_px_with_a_long_manifest_title(desk_world, browser):
+    manifest = desk_world["long_titled"]
+    page = sign_in(browser, "edna")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(browser.url("/admin/stories/story/add/"))
+    add(page, "sections-group", "section")
+    add(page, "sections-0-paragraphs-group", "paragraph")
+    add(page, "sections-0-paragraphs-0-cites-group", "cite")
+    choose(page, "id_sections-0-paragraphs-0-cites-0-manifest_id", "Quarterly", manifest.source_name)
+
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    shot(page, "story-page-1280-long-manifest-title")
+    cites = page.locator("#sections-0-paragraphs-0-cites-group")
+    cites.screenshot(path=str(ARTIFACTS / "cite-row-1280-long-manifest-title.png"))
+    # The title wraps inside its row, whole, rather than being cut off or widening the page.
+    rendered = cites.locator(".select2-selection__rendered").first
+    assert rendered.evaluate("element => element.scrollWidth <= element.clientWidth")
+    assert width <= 1280
