@@ -37,6 +37,19 @@ class Conflict(exceptions.APIException):
         self.problems = problems or []
 
 
+class InsufficientScope(exceptions.PermissionDenied):
+    """The token was made without the scope this needs (whatever its user's roles allow)."""
+
+    default_code = "insufficient_scope"
+
+    def __init__(self, needed: str, scopes: list[str]):
+        needed, has = str(needed), ", ".join(scopes) if scopes else "no scope"
+        message = f"This needs a token with the scope '{needed}'; this token has {has}."
+        super().__init__(message, code=self.default_code)
+        self.scope = needed
+        self.problems = [{"at": "Authorization", "message": message}]
+
+
 # Every code the API sends in "error", for the schema's enum (tests/api/test_errors.py checks
 # the list against DRF's exceptions and ours).
 ERROR_CODES = [
@@ -46,6 +59,7 @@ ERROR_CODES = [
     "not_authenticated",
     "authentication_failed",
     "permission_denied",
+    "insufficient_scope",
     "not_found",
     "method_not_allowed",
     "not_acceptable",
@@ -117,6 +131,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif not isinstance(exc, exceptions.APIException):
         exc = exceptions.PermissionDenied()  # Django's PermissionDenied, as DRF maps it
     response.data = error_body(exc)
+    if isinstance(exc, InsufficientScope):
+        # As RFC 6750 (section 3.1) says a bearer token's missing scope.
+        response["WWW-Authenticate"] = f'Bearer error="insufficient_scope", scope="{exc.scope}"'
     return response
 
 

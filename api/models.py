@@ -33,3 +33,28 @@ class StoryChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} of story {self.desk_id} at {self.at}"
+
+
+class Scope(models.TextChoices):
+    """What a token may do, within what its user's roles allow in each newsroom."""
+
+    READ = "read", "read: the desk's reads (verification runs)"
+    SUBMIT = "submit", "submit: write stories and submit them for the checks"
+    PUBLISH = "publish", "publish: publish, correct and retract stories"
+
+
+def all_scopes() -> list[str]:
+    return list(Scope.values)
+
+
+class TokenGrant(models.Model):
+    """The scopes of one API token (django-rest-knox's ``AuthToken``), chosen when it is made.
+
+    A token acts with the intersection of its scopes and its user's roles: ``publish`` on an
+    editor's token publishes nothing, and a chief's token without it cannot publish."""
+
+    token = models.OneToOneField("knox.AuthToken", on_delete=models.CASCADE, primary_key=True, related_name="grant")
+    scopes = models.JSONField(default=all_scopes, help_text="Some of read, submit, publish.")
+
+    def __str__(self) -> str:
+        return f"{self.token.token_key}: {' '.join(self.scopes)}"
