@@ -50,6 +50,31 @@ class InsufficientScope(exceptions.PermissionDenied):
         self.problems = [{"at": "Authorization", "message": message}]
 
 
+class IdempotencyKeyReused(exceptions.APIException):
+    """An Idempotency-Key sent again with another request than the one it first named."""
+
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_code = "idempotency_key_reused"
+
+    def __init__(self, key: str):
+        message = (
+            f"The Idempotency-Key {key!r} was used within the last day for another request (another body, "
+            "address or If-Match): send a new key for a new request."
+        )
+        super().__init__(message, code=self.default_code)
+        self.problems = [{"at": "Idempotency-Key", "message": message}]
+
+
+class IdempotencyKeyInUse(Conflict):
+    """The first request with this Idempotency-Key is still being answered."""
+
+    def __init__(self, key: str):
+        message = f"A request with the Idempotency-Key {key!r} is still being answered: try again in a moment."
+        super().__init__(
+            message, code="idempotency_key_in_use", problems=[{"at": "Idempotency-Key", "message": message}]
+        )
+
+
 # Every code the API sends in "error", for the schema's enum (tests/api/test_errors.py checks
 # the list against DRF's exceptions and ours).
 ERROR_CODES = [
@@ -66,6 +91,8 @@ ERROR_CODES = [
     "withdrawn",
     "conflict",
     "stale_version",
+    "idempotency_key_reused",
+    "idempotency_key_in_use",
     "precondition_failed",
     "too_large",
     "unsupported_media_type",

@@ -3,7 +3,9 @@ version, in the order a mirror must apply them (``GET /api/v1/changes/``)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class Event(models.TextChoices):
@@ -58,3 +60,24 @@ class TokenGrant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.token.token_key}: {' '.join(self.scopes)}"
+
+
+class IdempotentRequest(models.Model):
+    """A POST sent with an ``Idempotency-Key``, and the answer its work got, replayed to the
+    same key, user and request for ``API_IDEMPOTENCY_SECONDS`` (a day); then pruned."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    # A digest of the method, path, If-Match and body: the same key with another request is refused.
+    fingerprint = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # Empty while the first request with the key is being answered.
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    body = models.JSONField(null=True, blank=True)
+    location = models.CharField(max_length=2000, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.key} of user {self.user_id}: {self.status_code or 'in flight'}"

@@ -36,6 +36,7 @@ from .authentication import BearerTokenAuthentication
 from .conditional import ConditionalMixin, stories_changed_at
 from .errors import ErrorSerializer, Gone
 from .filters import BeatFilter, StoryFilter
+from .idempotency import idempotent
 from .models import Scope, StoryChange
 from .pagination import Cursor, link_header
 from .tokens import HasScope
@@ -214,6 +215,7 @@ class StoryList(ReadView, generics.ListAPIView):
     def get_permissions(self) -> list[Any]:
         return [IsAuthenticated(), HasScope()] if self._writing() else [AllowAny()]
 
+    @idempotent
     def post(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
         return writing.submit(request)
 

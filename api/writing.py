@@ -37,6 +37,7 @@ from verification.workflow import story_add_correction, story_publish, story_ret
 
 from .authentication import BearerTokenAuthentication
 from .errors import Conflict, ErrorSerializer
+from .idempotency import idempotency_parameters, idempotent
 from .models import Scope
 from .parsers import request_body
 from .services import HiddenStory, NoRole, Submission, UnknownStory, actor_for, story_submit_document
@@ -232,9 +233,13 @@ WRITE_ERRORS = {
     404: "No story (or run) with this id in a newsroom where the token's user has a role.",
     405: "Only POST here.",
     406: "Only application/json is offered.",
-    409: "The story is not in a state that allows this, or If-Match names an older edit version.",
+    409: (
+        "The story is not in a state that allows this, If-Match names an older edit version, or the "
+        "first request with this Idempotency-Key is still being answered."
+    ),
     413: "The body is over the size limit.",
     415: "Only application/json bodies.",
+    422: "This Idempotency-Key was used for another request within the last day.",
     429: "Too many requests with this token: see Retry-After.",
 }
 
@@ -290,11 +295,11 @@ SUBMIT_SCHEMA = extend_schema(
             description="The reference story agent-training-stack (id 81).",
         )
     ],
-    parameters=[IF_MATCH_PARAMETER],
+    parameters=[IF_MATCH_PARAMETER, *idempotency_parameters(200, 202)],
     responses={
         202: SubmissionSerializer,
         200: SubmissionSerializer,
-        **write_errors(400, 401, 403, 404, 409, 413, 415, 429),
+        **write_errors(400, 401, 403, 404, 409, 413, 415, 422, 429),
     },
 )
 
@@ -407,9 +412,9 @@ def action(summary: str, description: str, request: type, answer: int = 200) -> 
     return extend_schema(
         summary=summary,
         description=description + " Needs the chief role in the story's newsroom and the token scope publish.",
-        parameters=[STORY_ID_PARAMETER],
+        parameters=[STORY_ID_PARAMETER, *idempotency_parameters(answer)],
         request=request,
-        responses={answer: ActionSerializer, **write_errors(400, 401, 403, 404, 409, 413, 415, 429)},
+        responses={answer: ActionSerializer, **write_errors(400, 401, 403, 404, 409, 413, 415, 422, 429)},
     )
 
 
@@ -431,6 +436,7 @@ def valid(serializer_class: type[serializers.Serializer], request: Request) -> d
 class StoryPublish(TokenView):
     token_scopes = {"POST": Scope.PUBLISH}
 
+    @idempotent
     def post(self, request: Request, id: str) -> Response:
         data = valid(PublishRequestSerializer, request)
         story = story_of(request, id)
@@ -461,6 +467,7 @@ class StoryPublish(TokenView):
 class StoryCorrections(TokenView):
     token_scopes = {"POST": Scope.PUBLISH}
 
+    @idempotent
     def post(self, request: Request, id: str) -> Response:
         data = valid(CorrectionRequestSerializer, request)
         story = story_of(request, id)
@@ -490,6 +497,7 @@ class StoryCorrections(TokenView):
 class StoryRetract(TokenView):
     token_scopes = {"POST": Scope.PUBLISH}
 
+    @idempotent
     def post(self, request: Request, id: str) -> Response:
         data = valid(RetractRequestSerializer, request)
         story = story_of(request, id)

@@ -418,6 +418,8 @@ API_CHANGES_SETTLE_SECONDS = envint("API_CHANGES_SETTLE_SECONDS", "2")
 # the Authorization header and credentials.
 CORS_URLS_REGEX = r"^/api/"
 CORS_ALLOWED_ORIGINS = envlist("API_CORS_WRITE_ORIGINS", "")
+# A POST's Idempotency-Key (api/idempotency.py) replays its first answer for this long.
+API_IDEMPOTENCY_SECONDS = envint("API_IDEMPOTENCY_SECONDS", "86400")
 # API tokens (django-rest-knox): only a SHA-512 digest of each token is stored. A token expires
 # API_TOKEN_TTL_DAYS after it is made (0: never), unless made with its own expiry.
 API_TOKEN_TTL_DAYS = envint("API_TOKEN_TTL_DAYS", "90")
