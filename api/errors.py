@@ -121,10 +121,13 @@ class ErrorSerializer(serializers.Serializer):
 def problems_of(detail: Any, at: str = "") -> list[dict[str, str]]:
     """A ValidationError's nested detail, flattened to one problem per message."""
     if isinstance(detail, dict):
+        # A list's items come keyed by their index (ListField): items[2], as desk/1 paths say it.
         return [
             problem
             for key, value in detail.items()
-            for problem in problems_of(value, f"{at}.{key}" if at else str(key))
+            for problem in problems_of(
+                value, f"{at}[{key}]" if isinstance(key, int) else f"{at}.{key}" if at else str(key)
+            )
         ]
     if isinstance(detail, list):
         if all(not isinstance(item, dict | list) for item in detail):
