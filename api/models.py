@@ -40,9 +40,9 @@ class StoryChange(models.Model):
 class Scope(models.TextChoices):
     """What a token may do, within what its user's roles allow in each newsroom."""
 
-    READ = "read", "read: the desk's reads (verification runs)"
+    READ = "read", "read: the desk's reads (verification runs, webhooks and their deliveries)"
     SUBMIT = "submit", "submit: write stories and submit them for the checks"
-    PUBLISH = "publish", "publish: publish, correct and retract stories"
+    PUBLISH = "publish", "publish: publish, correct and retract stories; manage webhooks"
 
 
 def all_scopes() -> list[str]:

@@ -4,9 +4,10 @@ A token acts with the intersection of its scopes and its user's roles (``newsroo
 role says what the user may do in a newsroom, a scope what this token may do of it. Every view
 that acts with a token names the scope it needs (``HasScope``); the services then ask the role.
 
-- ``read``: the desk's reads (a story's verification runs).
+- ``read``: the desk's reads (a story's verification runs, a newsroom's webhooks and deliveries).
 - ``submit``: write desk/1 documents into working copies and submit them for the checks.
-- ``publish``: publish, correct and retract (a chief's work).
+- ``publish``: publish, correct and retract; register, delete, ping and redeliver webhooks (a
+  chief's work).
 
 A token made without naming scopes (the default of ``create_api_token``, the admin, and every
 token made before scopes) has all three, so it may do whatever its user's roles allow, now and

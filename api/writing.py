@@ -520,8 +520,9 @@ class TokenSerializer(serializers.Serializer):
     scopes = serializers.ListField(
         child=serializers.ChoiceField(choices=Scope.choices),
         help_text=(
-            "What the token was made to do: read (the desk's reads: runs), submit (write and submit "
-            "stories), publish (publish, correct, retract). It does so only where its user's role allows."
+            "What the token was made to do: read (the desk's reads: runs, webhooks), submit (write and "
+            "submit stories), publish (publish, correct, retract; manage webhooks). It does so only "
+            "where its user's role allows."
         ),
     )
     created_at = serializers.DateTimeField()

@@ -446,10 +446,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Provenance-checked stories in the hangingcontext.desk/1 format. Reading is anonymous and "
         "shows published content only. Writing (submitting desk/1 documents, reading their "
-        "verification runs, publishing, correcting, retracting) needs a token: "
+        "verification runs, publishing, correcting, retracting, managing webhooks) needs a token: "
         "Authorization: Bearer <token>, from manage.py create_api_token; it acts with its user's "
-        "roles in each newsroom, within its scopes (read: runs; submit: submissions; publish: publishing, "
-        "corrections, retractions): a scope it lacks is a 403 insufficient_scope naming it. Every error has one shape: "
+        "roles in each newsroom, within its scopes (read: runs, webhooks; submit: submissions; "
+        "publish: publishing, corrections, retractions, managing webhooks): a scope it lacks is a 403 "
+        "insufficient_scope naming it. Every POST takes an Idempotency-Key. Every error has one shape: "
         '{"error": code, "message": text, "problems": [{"at": parameter or desk/1 path, "message": text}]}.'
     ),
     "VERSION": "1",

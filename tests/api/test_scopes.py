@@ -169,3 +169,28 @@ def test_the_schema_documents_scopes(client, db):
     publish_doc = schema["paths"]["/api/v1/stories/{id}/publish/"]["post"]
     assert "token scope publish" in publish_doc["description"]
     assert "403" in schema["paths"]["/api/v1/runs/{id}/"]["get"]["responses"]
+
+
+def test_a_superuser_sees_and_narrows_a_tokens_scopes_in_admin(people, client):
+    admin = get_user_model().objects.create_superuser("root", password="x-unused-password")
+    token = AuthToken.objects.get(user__username="chief")
+    client.force_login(admin)
+
+    listing = client.get("/admin/knox/authtoken/").content.decode()
+    page = f"/admin/knox/authtoken/{token.pk}/change/"
+    response = client.post(
+        page,
+        {
+            "grant-TOTAL_FORMS": "1",
+            "grant-INITIAL_FORMS": "1",
+            "grant-MIN_NUM_FORMS": "0",
+            "grant-MAX_NUM_FORMS": "1",
+            "grant-0-token": token.pk,
+            "grant-0-scopes": ["publish", "read"],
+        },
+    )
+
+    assert "read submit publish" in listing
+    assert response.status_code == 302, response.content.decode()
+    token.grant.refresh_from_db()
+    assert token.grant.scopes == ["read", "publish"]

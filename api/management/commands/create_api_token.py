@@ -44,8 +44,9 @@ class Command(BaseCommand):
             choices=Scope.values,
             default=None,
             help=(
-                "What the token may do: read (the desk's reads: runs), submit (write and submit stories), "
-                "publish (publish, correct, retract). Repeat for several; default: all three."
+                "What the token may do: read (the desk's reads: runs, webhooks), submit (write and submit "
+                "stories), publish (publish, correct, retract; manage webhooks). Repeat for several; "
+                "default: all three."
             ),
         )
 
