@@ -27,8 +27,9 @@ def receiver(loopback):
     receiver.stop()
 
 
-def register(client, who, url, **fields):
-    return post_json(client, HOOKS, {"newsroom": "artificial-intelligence", "url": url, **fields}, **who)
+def register(client, who, url, key=None, **fields):
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    return post_json(client, HOOKS, {"newsroom": "artificial-intelligence", "url": url, **fields}, **who, **headers)
 
 
 def test_a_chief_registers_a_webhook_and_sees_its_secret_once(client, people, receiver):
@@ -182,3 +183,13 @@ def test_reading_needs_read_and_changing_needs_publish(client, people, receiver)
     assert client.delete(f"{HOOKS}{hook.pk}/", **reader).status_code == 403
     assert body(client.get(HOOKS, **publisher))["error"] == "insufficient_scope"
     assert register(client, publisher, receiver.url).status_code == 201
+
+
+def test_a_registration_sent_twice_with_one_key_registers_one_webhook(client, people, receiver):
+    first = register(client, people.chief, receiver.url, key="hook-1")
+    again = register(client, people.chief, receiver.url, key="hook-1")
+
+    assert first.status_code == again.status_code == 201
+    assert again.content == first.content
+    assert again["Location"] == first["Location"]
+    assert Webhook.objects.count() == 1
