@@ -6,5 +6,6 @@ class ApiConfig(AppConfig):
     verbose_name = "REST API"
 
     def ready(self) -> None:
-        # changes records every change of a live version for the changes feed.
-        from . import changes  # noqa: F401
+        # changes records every change of a live version for the changes feed; tokens gives every
+        # token made outside create_api_token (the admin's form) its scopes.
+        from . import changes, tokens  # noqa: F401

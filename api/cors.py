@@ -4,9 +4,10 @@
   methods only. A page anywhere can show published stories; since reads never look at a
   token or a cookie, there is nothing of a user's for it to see.
 - The origins in ``API_CORS_WRITE_ORIGINS`` may also write: their own origin echoed,
-  ``Access-Control-Allow-Credentials: true``, POST, and the ``Authorization`` and ``If-Match``
-  headers allowed. A browser elsewhere is refused the preflight of a write, so a token pasted
-  into some other site's page cannot be used from there.
+  ``Access-Control-Allow-Credentials: true``, POST and DELETE (a webhook), and the
+  ``Authorization``, ``If-Match`` and ``Idempotency-Key`` headers allowed. A browser elsewhere
+  is refused the preflight of a write, so a token pasted into some other site's page cannot be
+  used from there.
 
 django-cors-headers has one policy for every origin (``CORS_ALLOW_CREDENTIALS`` is global);
 this subclass keeps its preflight handling and its URL and origin matching, and chooses the
@@ -32,16 +33,17 @@ from django.http.response import HttpResponseBase
 from django.utils.cache import patch_vary_headers
 
 READ_METHODS = ("GET", "HEAD", "OPTIONS")
-WRITE_METHODS = (*READ_METHODS, "POST")
+WRITE_METHODS = (*READ_METHODS, "POST", "DELETE")
 # What a read sends: conditional requests. A write adds its token and its edit version.
 READ_HEADERS = ("accept", "if-none-match", "if-modified-since")
-WRITE_HEADERS = (*READ_HEADERS, "authorization", "content-type", "if-match")
+WRITE_HEADERS = (*READ_HEADERS, "authorization", "content-type", "if-match", "idempotency-key")
 # Headers a script may read from an answer (beyond the CORS-safelisted ones).
 EXPOSED_HEADERS = (
     "ETag",
     "Last-Modified",
     "Link",
     "Location",
+    "Idempotent-Replayed",
     "Retry-After",
     "RateLimit-Limit",
     "RateLimit-Remaining",

@@ -37,6 +37,44 @@ class Conflict(exceptions.APIException):
         self.problems = problems or []
 
 
+class InsufficientScope(exceptions.PermissionDenied):
+    """The token was made without the scope this needs (whatever its user's roles allow)."""
+
+    default_code = "insufficient_scope"
+
+    def __init__(self, needed: str, scopes: list[str]):
+        needed, has = str(needed), ", ".join(scopes) if scopes else "no scope"
+        message = f"This needs a token with the scope '{needed}'; this token has {has}."
+        super().__init__(message, code=self.default_code)
+        self.scope = needed
+        self.problems = [{"at": "Authorization", "message": message}]
+
+
+class IdempotencyKeyReused(exceptions.APIException):
+    """An Idempotency-Key sent again with another request than the one it first named."""
+
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_code = "idempotency_key_reused"
+
+    def __init__(self, key: str):
+        message = (
+            f"The Idempotency-Key {key!r} was used within the last day for another request (another body, "
+            "address or If-Match): send a new key for a new request."
+        )
+        super().__init__(message, code=self.default_code)
+        self.problems = [{"at": "Idempotency-Key", "message": message}]
+
+
+class IdempotencyKeyInUse(Conflict):
+    """The first request with this Idempotency-Key is still being answered."""
+
+    def __init__(self, key: str):
+        message = f"A request with the Idempotency-Key {key!r} is still being answered: try again in a moment."
+        super().__init__(
+            message, code="idempotency_key_in_use", problems=[{"at": "Idempotency-Key", "message": message}]
+        )
+
+
 # Every code the API sends in "error", for the schema's enum (tests/api/test_errors.py checks
 # the list against DRF's exceptions and ours).
 ERROR_CODES = [
@@ -46,12 +84,15 @@ ERROR_CODES = [
     "not_authenticated",
     "authentication_failed",
     "permission_denied",
+    "insufficient_scope",
     "not_found",
     "method_not_allowed",
     "not_acceptable",
     "withdrawn",
     "conflict",
     "stale_version",
+    "idempotency_key_reused",
+    "idempotency_key_in_use",
     "precondition_failed",
     "too_large",
     "unsupported_media_type",
@@ -80,10 +121,13 @@ class ErrorSerializer(serializers.Serializer):
 def problems_of(detail: Any, at: str = "") -> list[dict[str, str]]:
     """A ValidationError's nested detail, flattened to one problem per message."""
     if isinstance(detail, dict):
+        # A list's items come keyed by their index (ListField): items[2], as desk/1 paths say it.
         return [
             problem
             for key, value in detail.items()
-            for problem in problems_of(value, f"{at}.{key}" if at else str(key))
+            for problem in problems_of(
+                value, f"{at}[{key}]" if isinstance(key, int) else f"{at}.{key}" if at else str(key)
+            )
         ]
     if isinstance(detail, list):
         if all(not isinstance(item, dict | list) for item in detail):
@@ -117,6 +161,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif not isinstance(exc, exceptions.APIException):
         exc = exceptions.PermissionDenied()  # Django's PermissionDenied, as DRF maps it
     response.data = error_body(exc)
+    if isinstance(exc, InsufficientScope):
+        # As RFC 6750 (section 3.1) says a bearer token's missing scope.
+        response["WWW-Authenticate"] = f'Bearer error="insufficient_scope", scope="{exc.scope}"'
     return response
 
 

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import docs, views, writing
+from . import docs, hooks, views, writing
 
 urlpatterns = [
     path("", views.ApiIndex.as_view(), name="api-index"),
@@ -18,6 +18,15 @@ urlpatterns = [
     path("me/", writing.Me.as_view(), name="api-me"),
     path("runs/<int:id>/", writing.RunDetail.as_view(), name="api-run-detail"),
     path("changes/", views.ChangeList.as_view(), name="api-change-list"),
+    path("webhooks/", hooks.WebhookList.as_view(), name="api-webhook-list"),
+    path("webhooks/<int:id>/", hooks.WebhookDetail.as_view(), name="api-webhook-detail"),
+    path("webhooks/<int:id>/ping/", hooks.WebhookPing.as_view(), name="api-webhook-ping"),
+    path("webhooks/<int:id>/deliveries/", hooks.WebhookDeliveries.as_view(), name="api-webhook-deliveries"),
+    path(
+        "webhooks/<int:id>/deliveries/<int:delivery_id>/redeliver/",
+        hooks.WebhookRedeliver.as_view(),
+        name="api-webhook-redeliver",
+    ),
     path("manifests/", views.ManifestList.as_view(), name="api-manifest-list"),
     path("manifests/<str:manifest_id>/", views.ManifestDetail.as_view(), name="api-manifest-detail"),
     path("schema/", docs.Schema.as_view(), name="api-schema"),

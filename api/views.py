@@ -36,8 +36,10 @@ from .authentication import BearerTokenAuthentication
 from .conditional import ConditionalMixin, stories_changed_at
 from .errors import ErrorSerializer, Gone
 from .filters import BeatFilter, StoryFilter
-from .models import StoryChange
+from .idempotency import idempotent
+from .models import Scope, StoryChange
 from .pagination import Cursor, link_header
+from .tokens import HasScope
 
 # The largest 64-bit database id: a larger number names no beat.
 MAX_ID = 2**63 - 1
@@ -207,9 +209,13 @@ class StoryList(ReadView, generics.ListAPIView):
         # Only a submission looks at credentials: reads stay anonymous whatever a client sends.
         return [BearerTokenAuthentication()] if self._writing() else []
 
-    def get_permissions(self) -> list[Any]:
-        return [IsAuthenticated()] if self._writing() else [AllowAny()]
+    # A submission needs a token with the scope submit (api/tokens.py).
+    token_scopes = {"POST": Scope.SUBMIT}
 
+    def get_permissions(self) -> list[Any]:
+        return [IsAuthenticated(), HasScope()] if self._writing() else [AllowAny()]
+
+    @idempotent
     def post(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
         return writing.submit(request)
 

@@ -37,8 +37,11 @@ from verification.workflow import story_add_correction, story_publish, story_ret
 
 from .authentication import BearerTokenAuthentication
 from .errors import Conflict, ErrorSerializer
+from .idempotency import idempotency_parameters, idempotent
+from .models import Scope
 from .parsers import request_body
 from .services import HiddenStory, NoRole, Submission, UnknownStory, actor_for, story_submit_document
+from .tokens import HasScope, scopes_in, scopes_of
 
 MAX_DESK_ID = 2**63 - 1
 
@@ -223,13 +226,20 @@ def refused(error: Exception) -> exceptions.APIException:
 WRITE_ERRORS = {
     400: "The body is not strict JSON, or not acceptable: problems name each place.",
     401: "No token, or a token that is unknown, revoked or expired.",
-    403: "The token's user has no role (or not the role) this needs in the story's newsroom.",
+    403: (
+        "The token's user has no role (or not the role) this needs in the story's newsroom, or the token "
+        "lacks the scope it needs (error insufficient_scope, naming the scope)."
+    ),
     404: "No story (or run) with this id in a newsroom where the token's user has a role.",
     405: "Only POST here.",
     406: "Only application/json is offered.",
-    409: "The story is not in a state that allows this, or If-Match names an older edit version.",
+    409: (
+        "The story is not in a state that allows this, If-Match names an older edit version, or the "
+        "first request with this Idempotency-Key is still being answered."
+    ),
     413: "The body is over the size limit.",
     415: "Only application/json bodies.",
+    422: "This Idempotency-Key was used for another request within the last day.",
     429: "Too many requests with this token: see Retry-After.",
 }
 
@@ -273,8 +283,8 @@ SUBMIT_SCHEMA = extend_schema(
         "The body is a hangingcontext.desk/1 document (see desk-1.schema.json). Its story (by id) is "
         "created, or its working copy replaced, and submitted for the checks; a newsroom that publishes "
         "automatically publishes it when they pass. Needs a role in the document's newsroom (and, for an "
-        "existing story, in its newsroom). Answers 202 with the story and the run to poll; 200 when the "
-        "story is published with exactly this content (nothing to check)."
+        "existing story, in its newsroom) and the token scope submit. Answers 202 with the story and the "
+        "run to poll; 200 when the story is published with exactly this content (nothing to check)."
     ),
     request=OpenApiTypes.OBJECT,
     examples=[
@@ -285,11 +295,11 @@ SUBMIT_SCHEMA = extend_schema(
             description="The reference story agent-training-stack (id 81).",
         )
     ],
-    parameters=[IF_MATCH_PARAMETER],
+    parameters=[IF_MATCH_PARAMETER, *idempotency_parameters(200, 202)],
     responses={
         202: SubmissionSerializer,
         200: SubmissionSerializer,
-        **write_errors(400, 401, 403, 404, 409, 413, 415, 429),
+        **write_errors(400, 401, 403, 404, 409, 413, 415, 422, 429),
     },
 )
 
@@ -329,7 +339,9 @@ def submission_body(request: Request, submission: Submission) -> dict[str, Any]:
 
 class TokenView(APIView):
     authentication_classes = (BearerTokenAuthentication,)
-    permission_classes = (IsAuthenticated,)
+    permission_classes = (IsAuthenticated, HasScope)
+    # The scope each method needs (api/tokens.py); none for a method not named.
+    token_scopes: dict[str, str] = {}
 
 
 def story_of(request: Request, id: str) -> Story:
@@ -353,11 +365,16 @@ def run_problems(run: VerificationRun) -> list[dict[str, str]]:
 
 @extend_schema(
     summary="A verification run: its state and problems",
-    description="Poll after submitting until finished is true. Only for a role in the story's newsroom.",
+    description=(
+        "Poll after submitting until finished is true. Only for a role in the story's newsroom; "
+        "needs the token scope read."
+    ),
     parameters=[OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)],
-    responses={200: RunSerializer, **write_errors(401, 404, 429)},
+    responses={200: RunSerializer, **write_errors(401, 403, 404, 429)},
 )
 class RunDetail(TokenView):
+    token_scopes = {"GET": Scope.READ}
+
     def get(self, request: Request, id: int) -> Response:
         run = (
             VerificationRun.objects.select_related("story")
@@ -394,10 +411,10 @@ class RunDetail(TokenView):
 def action(summary: str, description: str, request: type, answer: int = 200) -> Any:
     return extend_schema(
         summary=summary,
-        description=description + " Needs the chief role in the story's newsroom.",
-        parameters=[STORY_ID_PARAMETER],
+        description=description + " Needs the chief role in the story's newsroom and the token scope publish.",
+        parameters=[STORY_ID_PARAMETER, *idempotency_parameters(answer)],
         request=request,
-        responses={answer: ActionSerializer, **write_errors(400, 401, 403, 404, 409, 413, 415, 429)},
+        responses={answer: ActionSerializer, **write_errors(400, 401, 403, 404, 409, 413, 415, 422, 429)},
     )
 
 
@@ -417,6 +434,9 @@ def valid(serializer_class: type[serializers.Serializer], request: Request) -> d
     PublishRequestSerializer,
 )
 class StoryPublish(TokenView):
+    token_scopes = {"POST": Scope.PUBLISH}
+
+    @idempotent
     def post(self, request: Request, id: str) -> Response:
         data = valid(PublishRequestSerializer, request)
         story = story_of(request, id)
@@ -445,6 +465,9 @@ class StoryPublish(TokenView):
     answer=201,
 )
 class StoryCorrections(TokenView):
+    token_scopes = {"POST": Scope.PUBLISH}
+
+    @idempotent
     def post(self, request: Request, id: str) -> Response:
         data = valid(CorrectionRequestSerializer, request)
         story = story_of(request, id)
@@ -472,6 +495,9 @@ class StoryCorrections(TokenView):
     RetractRequestSerializer,
 )
 class StoryRetract(TokenView):
+    token_scopes = {"POST": Scope.PUBLISH}
+
+    @idempotent
     def post(self, request: Request, id: str) -> Response:
         data = valid(RetractRequestSerializer, request)
         story = story_of(request, id)
@@ -490,27 +516,48 @@ class StoryRetract(TokenView):
 # --- Who the token is ----------------------------------------------------------------------------
 
 
+class TokenSerializer(serializers.Serializer):
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=Scope.choices),
+        help_text=(
+            "What the token was made to do: read (the desk's reads: runs, webhooks), submit (write and "
+            "submit stories), publish (publish, correct, retract; manage webhooks). It does so only "
+            "where its user's role allows."
+        ),
+    )
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="null: the token never expires.")
+
+
 class MembershipSerializer(serializers.Serializer):
     newsroom = serializers.CharField(help_text="The newsroom's slug.")
     title = serializers.CharField()
     role = serializers.ChoiceField(choices=Role.choices, help_text="editor writes and submits; chief also publishes.")
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=Scope.choices),
+        help_text="What this token may do here: its scopes that the user's role allows.",
+    )
     url = serializers.URLField(help_text="The newsroom in the read API.")
 
 
 class MeSerializer(serializers.Serializer):
     username = serializers.CharField()
     superuser = serializers.BooleanField(help_text="A superuser is chief in every newsroom.")
+    token = TokenSerializer(help_text="The token of this request.")
     newsrooms = MembershipSerializer(many=True, help_text="The newsrooms where the user has a role, by title.")
 
 
 @extend_schema(
-    summary="The token's user: their newsrooms and roles",
-    description="What this token may do: each newsroom where its user has a role, and the role.",
+    summary="The token: its scopes and expiry, its user's newsrooms and roles",
+    description=(
+        "What this token may do: its scopes, and each newsroom where its user has a role, with the role "
+        "and what the token may do there (the scopes the role allows). Any token may ask."
+    ),
     responses={200: MeSerializer, **write_errors(401, 429)},
 )
 class Me(TokenView):
     def get(self, request: Request) -> Response:
-        user = request.user
+        user, token = request.user, request.auth
         # The one rule of roles (a superuser is chief everywhere), as every other check asks it.
         roles = roles_of(user)
         newsrooms = Newsroom.objects.filter(pk__in=roles).order_by("title")
@@ -518,11 +565,13 @@ class Me(TokenView):
             {
                 "username": user.get_username(),
                 "superuser": user.is_superuser,
+                "token": {"scopes": scopes_of(token), "created_at": token.created, "expires_at": token.expiry},
                 "newsrooms": [
                     {
                         "newsroom": newsroom.slug,
                         "title": newsroom.title,
                         "role": roles[newsroom.pk],
+                        "scopes": scopes_in(token, roles[newsroom.pk]),
                         "url": absolute(request, "api-newsroom-detail", slug=newsroom.slug),
                     }
                     for newsroom in newsrooms

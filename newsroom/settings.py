@@ -418,6 +418,8 @@ API_CHANGES_SETTLE_SECONDS = envint("API_CHANGES_SETTLE_SECONDS", "2")
 # the Authorization header and credentials.
 CORS_URLS_REGEX = r"^/api/"
 CORS_ALLOWED_ORIGINS = envlist("API_CORS_WRITE_ORIGINS", "")
+# A POST's Idempotency-Key (api/idempotency.py) replays its first answer for this long.
+API_IDEMPOTENCY_SECONDS = envint("API_IDEMPOTENCY_SECONDS", "86400")
 # API tokens (django-rest-knox): only a SHA-512 digest of each token is stored. A token expires
 # API_TOKEN_TTL_DAYS after it is made (0: never), unless made with its own expiry.
 API_TOKEN_TTL_DAYS = envint("API_TOKEN_TTL_DAYS", "90")
@@ -444,9 +446,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Provenance-checked stories in the hangingcontext.desk/1 format. Reading is anonymous and "
         "shows published content only. Writing (submitting desk/1 documents, reading their "
-        "verification runs, publishing, correcting, retracting) needs a token: "
+        "verification runs, publishing, correcting, retracting, managing webhooks) needs a token: "
         "Authorization: Bearer <token>, from manage.py create_api_token; it acts with its user's "
-        "roles in each newsroom. Every error has one shape: "
+        "roles in each newsroom, within its scopes (read: runs, webhooks; submit: submissions; "
+        "publish: publishing, corrections, retractions, managing webhooks): a scope it lacks is a 403 "
+        "insufficient_scope naming it. Every POST takes an Idempotency-Key. Every error has one shape: "
         '{"error": code, "message": text, "problems": [{"at": parameter or desk/1 path, "message": text}]}.'
     ),
     "VERSION": "1",

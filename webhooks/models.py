@@ -19,6 +19,16 @@ class Event(models.TextChoices):
     PUBLISHED = "story.published", "story.published"
     CORRECTED = "story.corrected", "story.corrected"
     RETRACTED = "story.retracted", "story.retracted"
+    # A test a chief sends (admin or API): no story, only the webhook's own address.
+    PING = "ping", "ping"
+
+
+# The events a webhook chooses to hear, and the field that says so.
+STORY_EVENTS = {
+    Event.PUBLISHED: "on_published",
+    Event.CORRECTED: "on_corrected",
+    Event.RETRACTED: "on_retracted",
+}
 
 
 def new_secret() -> str:
@@ -28,8 +38,7 @@ def new_secret() -> str:
 class WebhookQuerySet(models.QuerySet):
     def listening(self, *, newsroom_id: int, event: str) -> WebhookQuerySet:
         """The active webhooks of a newsroom that receive this event."""
-        field = {Event.PUBLISHED: "on_published", Event.CORRECTED: "on_corrected", Event.RETRACTED: "on_retracted"}
-        return self.filter(newsroom_id=newsroom_id, active=True, **{field[Event(event)]: True})
+        return self.filter(newsroom_id=newsroom_id, active=True, **{STORY_EVENTS[Event(event)]: True})
 
 
 class Webhook(models.Model):
@@ -53,6 +62,11 @@ class Webhook(models.Model):
 
     def __str__(self) -> str:
         return self.url
+
+    @property
+    def events(self) -> list[str]:
+        """The story events it hears, in their order."""
+        return [str(event) for event, field in STORY_EVENTS.items() if getattr(self, field)]
 
     def clean(self) -> None:
         try:
@@ -89,7 +103,8 @@ class WebhookDelivery(models.Model):
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     event = models.CharField(max_length=40, choices=Event.choices)
-    story_desk_id = models.BigIntegerField()
+    # None for a ping, which is of no story.
+    story_desk_id = models.BigIntegerField(null=True, blank=True)
     # The body sent, byte for byte the same at every attempt (only the signature's time changes).
     payload = models.TextField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)

@@ -166,7 +166,7 @@ def webhook_deliver(*, delivery_id: int, final: bool) -> str:
     delivery = WebhookDelivery.objects.select_related("webhook").get(pk=delivery_id)
     # What this attempt records, only while it still holds the claim.
     mine = WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING, sending_since=now)
-    if delivery.event != Event.RETRACTED and _retracted(delivery.story_desk_id):
+    if delivery.story_desk_id is not None and delivery.event != Event.RETRACTED and _retracted(delivery.story_desk_id):
         mine.update(
             status=WebhookDelivery.Status.WITHHELD,
             last_error="not sent: the story was retracted before this delivery was made",

@@ -72,8 +72,10 @@ def test_a_write_preflight_from_a_listed_origin_allows_post_with_a_token(client,
     assert response.status_code == 200
     assert response["Access-Control-Allow-Origin"] == WRITER
     assert response["Access-Control-Allow-Credentials"] == "true"
-    assert "POST" in response["Access-Control-Allow-Methods"].split(", ")
-    assert {"authorization", "content-type", "if-match"} <= set(response["Access-Control-Allow-Headers"].split(", "))
+    assert {"POST", "DELETE"} <= set(response["Access-Control-Allow-Methods"].split(", "))
+    allowed = set(response["Access-Control-Allow-Headers"].split(", "))
+    assert {"authorization", "content-type", "if-match", "idempotency-key"} <= allowed
+    assert "Idempotent-Replayed" in response["Access-Control-Expose-Headers"].split(", ")
 
 
 def test_the_public_site_sends_no_cors_headers(client, demo):

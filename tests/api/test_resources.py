@@ -144,7 +144,14 @@ def test_the_schema_is_openapi_3_and_documents_every_endpoint(client, db):
         "/api/v1/changes/",
     }
     actions = {"/api/v1/stories/{id}/publish/", "/api/v1/stories/{id}/corrections/", "/api/v1/stories/{id}/retract/"}
-    assert set(schema["paths"]) == reads | actions | {"/api/v1/runs/{id}/", "/api/v1/", "/api/v1/me/"}
+    webhooks = {
+        "/api/v1/webhooks/",
+        "/api/v1/webhooks/{id}/",
+        "/api/v1/webhooks/{id}/ping/",
+        "/api/v1/webhooks/{id}/deliveries/",
+        "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver/",
+    }
+    assert set(schema["paths"]) == reads | actions | webhooks | {"/api/v1/runs/{id}/", "/api/v1/", "/api/v1/me/"}
     for path in reads:
         operations = schema["paths"][path]
         assert set(operations) == ({"get", "post"} if path == "/api/v1/stories/" else {"get"}), path
@@ -152,9 +159,11 @@ def test_the_schema_is_openapi_3_and_documents_every_endpoint(client, db):
         assert {"200", "304", "406", "412", "429"} <= set(responses), path
         assert {"400", "404"} & set(responses), path
         assert "security" not in operations["get"] or operations["get"]["security"] == [{}], path
-    writes = [("/api/v1/stories/", "post"), ("/api/v1/runs/{id}/", "get"), ("/api/v1/me/", "get")] + [
-        (path, "post") for path in actions
-    ]
+    writes = (
+        [("/api/v1/stories/", "post"), ("/api/v1/runs/{id}/", "get"), ("/api/v1/me/", "get")]
+        + [(path, "post") for path in actions]
+        + [(path, method) for path in webhooks for method in schema["paths"][path]]
+    )
     for path, method in writes:
         operation = schema["paths"][path][method]
         assert operation["security"] == [{"bearerToken": []}], path

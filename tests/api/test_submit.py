@@ -340,6 +340,6 @@ def test_otherwise_a_passing_submission_waits_for_a_chief(client, people, django
 def test_a_run_costs_a_fixed_number_of_queries(client, people, django_assert_num_queries):
     run = VerificationRun.objects.filter(story__desk_id=81).first()
 
-    # The token and its user, the user's newsrooms, the run with its story.
-    with django_assert_num_queries(3):
+    # The token and its user, the token's scopes, the user's newsrooms, the run with its story.
+    with django_assert_num_queries(4):
         assert client.get(f"/api/v1/runs/{run.pk}/", **people.editor).status_code == 200

@@ -107,6 +107,7 @@ def test_me_says_who_the_token_is_and_its_roles(client, people):
     chief = body(client.get("/api/v1/me/", **people.chief))
     outsider = body(client.get("/api/v1/me/", **people.outsider))
 
+    token = chief.pop("token")
     assert chief == {
         "username": "chief",
         "superuser": False,
@@ -115,9 +116,13 @@ def test_me_says_who_the_token_is_and_its_roles(client, people):
                 "newsroom": "artificial-intelligence",
                 "title": people.ai.title,
                 "role": "chief",
+                "scopes": ["read", "submit", "publish"],
                 "url": "http://testserver/api/v1/newsrooms/artificial-intelligence/",
             }
         ],
     }
+    assert token["scopes"] == ["read", "submit", "publish"]
+    assert token["expires_at"] is not None  # API_TOKEN_TTL_DAYS after it was made
+    assert set(token) == {"scopes", "created_at", "expires_at"}
     assert [(room["newsroom"], room["role"]) for room in outsider["newsrooms"]] == [("other-desk", "chief")]
     assert client.get("/api/v1/me/").status_code == 401

@@ -83,3 +83,26 @@ def test_a_chief_manages_their_newsroom_s_webhooks_in_admin_and_an_editor_cannot
     client.force_login(editor)
     assert "/ai" not in client.get("/admin/webhooks/webhook/").content.decode()
     assert client.get(f"/admin/webhooks/webhook/{theirs.pk}/change/").status_code == 302  # not theirs to see
+
+
+def test_a_chief_pings_and_redelivers_in_admin_through_the_apis_functions(
+    client, people, settings, django_capture_on_commit_callbacks
+):
+    from tests.webhooks.test_webhooks import Receiver
+
+    settings.WEBHOOKS_ALLOW_LOOPBACK = True
+    receiver = Receiver(failures=0)
+    try:
+        hook = Webhook.objects.create(newsroom=people.ai, url=receiver.url)
+        client.force_login(get_user_model().objects.get(username="chief"))
+
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post("/admin/webhooks/webhook/", {"action": "send_ping", "_selected_action": [hook.pk]})
+        ping = WebhookDelivery.objects.get(event="ping")
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post("/admin/webhooks/webhookdelivery/", {"action": "redeliver", "_selected_action": [ping.pk]})
+
+        assert [request["headers"]["X-Newsroom-Event"] for request in receiver.requests] == ["ping", "ping"]
+        assert list(WebhookDelivery.objects.values_list("status", flat=True)) == ["delivered", "delivered"]
+    finally:
+        receiver.stop()
