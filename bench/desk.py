@@ -89,12 +89,14 @@ def main(argv: list[str] | None = None) -> None:
     big = story_import_desk(document=big_document(desk.export_story(seed)), as_draft=True, actor="bench").story
     chief = get_user_model().objects.create_user("bench-chief", password="a-long-bench-password")
     grant_role(user=chief, newsroom=seed.newsroom, role=Role.CHIEF)
-    host = next((host for host in settings.ALLOWED_HOSTS if host not in ("*",) and not host.startswith(".")), "localhost")
+    named = [host for host in settings.ALLOWED_HOSTS if host != "*" and not host.startswith(".")]
+    host = named[0] if named else "localhost"
     client = Client(HTTP_HOST=host, secure=True)
     client.force_login(chief)
 
     load = os.getloadavg()
-    print(f"desk bench on {options.database}; load average {load[0]:.1f}, {load[1]:.1f}, {load[2]:.1f} on {os.cpu_count()} CPUs")
+    averages = ", ".join(f"{value:.1f}" for value in load)
+    print(f"desk bench on {options.database}; load average {averages} on {os.cpu_count()} CPUs")
     for name, story, loads, shape in (
         ("seed", seed, options.loads, "5 key facts, 8 paragraphs"),
         ("big", big, 3, "20 key facts, 320 paragraphs"),

@@ -1,7 +1,7 @@
 """``make bench``: every benchmark, each in its own process, printing its numbers.
 
     python bench/run.py                 # all of them, on SQLite and (when reachable) PostgreSQL
-    python bench/run.py import checks   # a selection: pages, middleware, api, import, checks, supported, load
+    python bench/run.py import checks   # a selection: pages, middleware, api, desk, import, checks, supported, load
 
 Numbers, not assertions: read them beside the targets each line states. The machine's other
 load shows in them, so run this on a quiet machine.
@@ -54,6 +54,13 @@ SUITES: dict[str, list[tuple[str, list[str]]]] = {
         (
             f"read API vs a DRF hello view, {db} (story list of 50 >= 30% of hello, story detail >= 60%)",
             ["api.py", "--database", db],
+        )
+        for db in DATABASES
+    ],
+    "desk": [
+        (
+            f"the desk's story page, {db} (seed story <= 250 ms and 150 KiB; 320 paragraphs <= 2.5 s and 2 MiB)",
+            ["desk.py", "--database", db],
         )
         for db in DATABASES
     ],
