@@ -403,7 +403,7 @@ class RunDetail(TokenView):
                 "retry_at": run.retry_at if run.awaits_retry else None,
                 "overridden": run.is_overridden,
                 "checks": [{"name": check["name"], "status": check["status"]} for check in run.checks],
-                "problems": run_problems(run, paths=True),
+                "problems": run_problems(run),
             }
         )
 
