@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextvars
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -23,18 +24,22 @@ from typing import Any
 import jsonschema
 import mcp.types as types
 from asgiref.sync import async_to_sync, sync_to_async
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from mcp.server import Server, ServerRequestContext
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 from rest_framework import exceptions
+from rest_framework.request import Request
 from rest_framework.utils.encoders import JSONEncoder
 
 from . import agents
 from .authentication import BearerTokenAuthentication
 from .errors import error_body
+from .parsers import BodyTooLarge, MalformedBody, parse_strict, read_body
 from .permissions import Caller
+from .throttling import TokenRateThrottle
 
 
 @dataclass(frozen=True)
@@ -271,7 +276,11 @@ def _headers(request: HttpRequest) -> list[tuple[bytes, bytes]]:
 async def _serve(scope: dict[str, Any], body: bytes) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
     """Run the SDK's transport on one request and collect its answer."""
     # A manager runs once (its run() is single-use): a fresh one per exchange, stateless.
-    manager = StreamableHTTPSessionManager(app=SERVER, json_response=True, stateless=True)
+    # No DNS rebinding protection of the SDK's: Django has checked the Host (ALLOWED_HOSTS), and
+    # a bearer token, not a cookie, is what a request needs.
+    manager = StreamableHTTPSessionManager(
+        app=SERVER, json_response=True, stateless=True, max_request_body_size=settings.API_MAX_BODY_BYTES
+    )
     received = False
     started: dict[str, Any] = {}
     chunks: list[bytes] = []
@@ -303,6 +312,16 @@ def endpoint(request: HttpRequest) -> HttpResponse:
     if authenticated is None:
         return refusal(exceptions.NotAuthenticated("This needs a bearer token: Authorization: Bearer <token>."))
     user, token = authenticated
+    # The API's throttle, on the same counter: a token's requests count alike at either door.
+    counted = Request(request)
+    counted.user, counted.auth = user, token
+    throttle = TokenRateThrottle()
+    if not throttle.allow_request(counted, None):
+        wait = throttle.wait()
+        throttled = JsonResponse(error_body(exceptions.Throttled(wait)), status=429)
+        if wait is not None:
+            throttled["Retry-After"] = str(math.ceil(wait))
+        return throttled
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -317,7 +336,15 @@ def endpoint(request: HttpRequest) -> HttpResponse:
         "client": (request.META.get("REMOTE_ADDR", ""), 0),
         "server": (request.get_host(), int(request.get_port() or 80)),
     }
-    body = request.body
+    length = request.META.get("CONTENT_LENGTH") or ""
+    try:
+        body = read_body(request, int(length) if length.isdigit() else None)
+        if request.method == "POST" and body:
+            # Strict JSON at the door, as every API body: no key twice, no NaN, no control
+            # character or bidirectional override in any string.
+            parse_strict(body)
+    except (BodyTooLarge, MalformedBody) as refused:
+        return JsonResponse(error_body(refused), status=refused.status_code)
     context = _exchange.set(Exchange(request=request, caller=Caller(user=user, token=token)))
     try:
         status, headers, content = async_to_sync(_serve)(scope, body)

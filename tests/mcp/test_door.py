@@ -202,3 +202,31 @@ def test_only_a_chief_publishes_and_only_through_the_gate(door, tokens):
     assert published["done"] == "published"
     assert published["overridden"] is True
     assert PublishedVersion.objects.get(desk_id=9006).published_by == "api:chief"
+
+
+def test_a_body_that_is_not_strict_json_or_too_large_is_refused_in_the_api_error_shape(door, tokens, settings):
+    headers = ACCEPT | {"Authorization": f"Bearer {tokens.editor}"}
+    twice = b'{"jsonrpc": "2.0", "jsonrpc": "2.0", "id": 1, "method": "ping"}'
+    settings.API_MAX_BODY_BYTES = 100
+    with httpx2.Client(timeout=30) as http:
+        malformed = http.post(door, content=twice, headers=headers)
+        too_large = http.post(door, content=json.dumps(INITIALIZE | {"padding": "x" * 100}), headers=headers)
+
+    assert malformed.status_code == 400
+    assert malformed.json()["error"] == "malformed"
+    assert malformed.json()["problems"][0]["at"] == "jsonrpc"
+    assert too_large.status_code == 413
+    assert too_large.json()["error"] == "too_large"
+
+
+def test_a_tokens_requests_are_throttled_as_at_the_api(door, tokens, settings):
+    rest = dict(settings.REST_FRAMEWORK)
+    settings.REST_FRAMEWORK = rest | {"DEFAULT_THROTTLE_RATES": rest["DEFAULT_THROTTLE_RATES"] | {"token": "2/minute"}}
+    headers = ACCEPT | {"Authorization": f"Bearer {tokens.editor}"}
+    with httpx2.Client(timeout=30) as http:
+        answers = [http.post(door, json=INITIALIZE, headers=headers) for _ in range(3)]
+
+    assert [answer.status_code for answer in answers] == [200, 200, 429]
+    assert answers[0].headers["RateLimit-Remaining"] == "1"
+    assert answers[2].json()["error"] == "throttled"
+    assert int(answers[2].headers["Retry-After"]) > 0
