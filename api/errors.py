@@ -168,9 +168,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """Django's 400 (a Host not in ALLOWED_HOSTS, another suspicious request): under /api/ in
-    the API's error shape, elsewhere Django's own page."""
-    if request.path_info.startswith("/api/"):
+    """Django's 400 (a Host not in ALLOWED_HOSTS, another suspicious request): under /api/ and
+    /mcp/ in the API's error shape, elsewhere Django's own page."""
+    if request.path_info.startswith(("/api/", "/mcp/")):
         body = {"error": "bad_request", "message": "The request cannot be served.", "problems": []}
         return JsonResponse(body, status=status.HTTP_400_BAD_REQUEST)
     return defaults.bad_request(request, exception)

@@ -132,16 +132,16 @@ class ChunkedBodies:
     """Middleware: a request body sent with ``Transfer-Encoding: chunked`` read like any other.
 
     The server (gunicorn) decodes the chunks but, having no length to give, sends no
-    ``CONTENT_LENGTH``, and Django then reads the body as empty. Under /api/ such a body is read
-    here, within ``API_MAX_BODY_BYTES`` (413 beyond, in the API's error shape), and handed on
-    with its length, as if it had been sent with one."""
+    ``CONTENT_LENGTH``, and Django then reads the body as empty. Under /api/ and /mcp/ such a body
+    is read here, within ``API_MAX_BODY_BYTES`` (413 beyond, in the API's error shape), and handed
+    on with its length, as if it had been sent with one."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         chunked = "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
-        if chunked and not request.META.get("CONTENT_LENGTH") and request.path_info.startswith("/api/"):
+        if chunked and not request.META.get("CONTENT_LENGTH") and request.path_info.startswith(("/api/", "/mcp/")):
             try:
                 data = read_body(request.META.get("wsgi.input"), None)
             except BodyTooLarge as error:

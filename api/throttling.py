@@ -102,14 +102,14 @@ class TokenRateThrottle(RateFromSettings, throttling.SimpleRateThrottle):
 
 
 class RateLimitHeaders:
-    """Middleware: the rate-limit headers on every answer under /api/."""
+    """Middleware: the rate-limit headers on every answer under /api/ and /mcp/."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
-        if not request.path_info.startswith("/api/"):
+        if not request.path_info.startswith(("/api/", "/mcp/")):
             return response
         quota = getattr(request, "api_quota", None)
         if quota is None:

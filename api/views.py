@@ -259,25 +259,26 @@ class StoryList(ReadView, generics.ListAPIView):
 )
 class StoryDetail(ReadView, APIView):
     def get(self, request: Request, id: str) -> HttpResponse:
-        version = self._version(id)
+        version = live_story(id)
         # The stored twin itself, not re-serialised: the same bytes as the site's index.json.
         response = HttpResponse(version.artifact, content_type="application/json")
         response["Link"] = f'<{version.absolute_url()}>; rel="canonical"; type="text/html"'
         self.changed_at = version.modified_at
         return response
 
-    @staticmethod
-    def _version(id: str) -> Stored:
-        missing = NotFound(f"No published story has the id {id!r}.")
-        if not is_story_id(id):
-            raise missing
-        version = stored_by_id(desk_id=int(id), artifact="document")
-        # A story scheduled for later is not public yet, retracted or not: nothing to say of it.
-        if version is None or version.published_at > timezone.now():
-            raise missing
-        if version.withdrawn_at is not None:
-            raise Gone()
-        return version
+
+def live_story(id: str) -> Stored:
+    """The live version of the story with this desk/1 id and its JSON twin; 404, or 410 once retracted."""
+    missing = NotFound(f"No published story has the id {id!r}.")
+    if not is_story_id(id):
+        raise missing
+    version = stored_by_id(desk_id=int(id), artifact="document")
+    # A story scheduled for later is not public yet, retracted or not: nothing to say of it.
+    if version is None or version.published_at > timezone.now():
+        raise missing
+    if version.withdrawn_at is not None:
+        raise Gone()
+    return version
 
 
 class NoEndpoint(ReadView, APIView):

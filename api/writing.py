@@ -90,6 +90,9 @@ class SubmissionSerializer(serializers.Serializer):
 class RunProblemSerializer(serializers.Serializer):
     check = serializers.CharField(help_text="The check that found it.")
     status = serializers.ChoiceField(choices=CheckStatus.choices, help_text="fail or unknown.")
+    code = serializers.CharField(
+        help_text="A stable code of the problem's kind, e.g. claim_not_in_manifest (empty where a check gives none)."
+    )
     at = serializers.CharField(help_text="A desk/1 path: key_facts[0].cites[1], sections[2].paragraphs[0] ...")
     message = serializers.CharField()
 
@@ -346,8 +349,13 @@ class TokenView(APIView):
 
 def story_of(request: Request, id: str) -> Story:
     """The story with this desk/1 id, among those the user may see, or 404."""
+    return visible_story(request.user, id)
+
+
+def visible_story(user: Any, id: str) -> Story:
+    """The story with this desk/1 id, among those the user may see, or 404."""
     if is_story_id(id):
-        story = Story.objects.for_user(request.user).filter(desk_id=int(id)).first()
+        story = Story.objects.for_user(user).filter(desk_id=int(id)).first()
         if story is not None:
             return story
     raise exceptions.NotFound(f"No story with the id {id!r} in a newsroom where you have a role.")
@@ -356,7 +364,13 @@ def story_of(request: Request, id: str) -> Story:
 def run_problems(run: VerificationRun) -> list[dict[str, str]]:
     order = {"fail": 0, "unknown": 1}
     return [
-        {"check": check["name"], "status": check["status"], "at": problem["at"], "message": problem["message"]}
+        {
+            "check": check["name"],
+            "status": check["status"],
+            "code": problem.get("code", ""),
+            "at": problem["at"],
+            "message": problem["message"],
+        }
         for check in sorted(run.checks, key=lambda check: order.get(check["status"], 2))
         if check["status"] != "pass"
         for problem in check.get("problems", [])
@@ -376,36 +390,44 @@ class RunDetail(TokenView):
     token_scopes = {"GET": Scope.READ}
 
     def get(self, request: Request, id: int) -> Response:
-        run = (
-            VerificationRun.objects.select_related("story")
-            # In the same query: whether the beat sweep will still ask again at its retry_at (not
-            # once the story was edited or submitted again), so the time shown is one that holds.
-            .annotate(awaits_retry=Exists(VerificationRun.objects.awaiting_retry().filter(pk=OuterRef("pk"))))
-            .filter(pk=id, story__in=Story.objects.for_user(request.user))
-            .first()
-            if 0 < id <= MAX_DESK_ID
-            else None
-        )
-        if run is None:
-            raise exceptions.NotFound(f"No run {id} of a story in a newsroom where you have a role.")
-        return Response(
-            {
-                "id": run.pk,
-                "url": absolute(request, "api-run-detail", id=run.pk),
-                "story": str(run.story.desk_id),
-                "story_url": absolute(request, "api-story-detail", id=str(run.story.desk_id)),
-                "status": run.status,
-                "finished": run.is_finished,
-                "current": not run.is_stale,
-                "queued_at": run.queued_at,
-                "started_at": run.started_at,
-                "finished_at": run.finished_at,
-                "retry_at": run.retry_at if run.awaits_retry else None,
-                "overridden": run.is_overridden,
-                "checks": [{"name": check["name"], "status": check["status"]} for check in run.checks],
-                "problems": run_problems(run),
-            }
-        )
+        return Response(run_body(request, visible_run(request.user, id)))
+
+
+def visible_run(user: Any, id: int) -> VerificationRun:
+    """The run with this id, of a story in a newsroom where the user has a role, or 404."""
+    run = (
+        VerificationRun.objects.select_related("story")
+        # In the same query: whether the beat sweep will still ask again at its retry_at (not
+        # once the story was edited or submitted again), so the time shown is one that holds.
+        .annotate(awaits_retry=Exists(VerificationRun.objects.awaiting_retry().filter(pk=OuterRef("pk"))))
+        .filter(pk=id, story__in=Story.objects.for_user(user))
+        .first()
+        if 0 < id <= MAX_DESK_ID
+        else None
+    )
+    if run is None:
+        raise exceptions.NotFound(f"No run {id} of a story in a newsroom where you have a role.")
+    return run
+
+
+def run_body(request: Any, run: VerificationRun) -> dict[str, Any]:
+    """A run as the API and the MCP door answer it (``RunSerializer``); ``run`` from ``visible_run``."""
+    return {
+        "id": run.pk,
+        "url": absolute(request, "api-run-detail", id=run.pk),
+        "story": str(run.story.desk_id),
+        "story_url": absolute(request, "api-story-detail", id=str(run.story.desk_id)),
+        "status": run.status,
+        "finished": run.is_finished,
+        "current": not run.is_stale,
+        "queued_at": run.queued_at,
+        "started_at": run.started_at,
+        "finished_at": run.finished_at,
+        "retry_at": run.retry_at if run.awaits_retry else None,
+        "overridden": run.is_overridden,
+        "checks": [{"name": check["name"], "status": check["status"]} for check in run.checks],
+        "problems": run_problems(run),
+    }
 
 
 def action(summary: str, description: str, request: type, answer: int = 200) -> Any:
@@ -440,22 +462,22 @@ class StoryPublish(TokenView):
     def post(self, request: Request, id: str) -> Response:
         data = valid(PublishRequestSerializer, request)
         story = story_of(request, id)
-        try:
-            result = story_publish(
-                story=story,
-                actor=actor_for(request.user),
-                user=request.user,
-                override_reason=data.get("override_reason"),
-            )
-        except WorkflowError as refusal:
-            raise refused(refusal) from None
-        if result.published:
-            how = " overriding its checks" if result.overridden else ""
-            done, message = "published", f"Story {story.desk_id} published{how}."
-        else:
-            done, message = "nothing", f"Story {story.desk_id} is already published with this content: nothing to do."
-        body = {"done": done, "message": message, "story": story_state(request, result.story)}
-        return Response(body | {"overridden": result.overridden})
+        return Response(publish_body(request, story, user=request.user, override_reason=data.get("override_reason")))
+
+
+def publish_body(request: Any, story: Story, *, user: Any, override_reason: str | None) -> dict[str, Any]:
+    """Publish through the gate, as the API and the MCP door do it, and say what was done."""
+    try:
+        result = story_publish(story=story, actor=actor_for(user), user=user, override_reason=override_reason)
+    except WorkflowError as refusal:
+        raise refused(refusal) from None
+    if result.published:
+        how = " overriding its checks" if result.overridden else ""
+        done, message = "published", f"Story {story.desk_id} published{how}."
+    else:
+        done, message = "nothing", f"Story {story.desk_id} is already published with this content: nothing to do."
+    body = {"done": done, "message": message, "story": story_state(request, result.story)}
+    return body | {"overridden": result.overridden}
 
 
 @action(

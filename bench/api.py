@@ -14,16 +14,21 @@ throttled (the rate set high enough never to refuse, so the throttle's bookkeepi
 on both sides), rendered as JSON.
 
 Targets: story list (page of 50) >= 30% of hello; story detail >= 60%.
+
+Beside them, without a target: one MCP tool call (``get_story`` at /mcp/, with a token) against
+a DRF hello, one request at a time on one connection, median milliseconds each.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import statistics
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -103,6 +108,62 @@ def _check(server: pages.Server) -> None:
         raise RuntimeError("the story detail is not its JSON twin")
 
 
+MCP = "/mcp/"
+MCP_CALL = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "tools/call",
+    "params": {"name": "get_story", "arguments": {"id": "81"}},
+}
+
+
+def mcp_token(env: dict[str, str]) -> str:
+    """A token of an editor of the seeds' newsroom, made in the bench's database."""
+    manage = [sys.executable, "manage.py"]
+    add = [*manage, "add_editor", "bench-agent", "--newsroom", "artificial-intelligence", "--create"]
+    subprocess.run(
+        add, cwd=BASE_DIR, env=env | {"ADD_EDITOR_PASSWORD": "x-bench-only"}, check=True, capture_output=True
+    )
+    made = subprocess.run(
+        [*manage, "create_api_token", "bench-agent"], cwd=BASE_DIR, env=env, check=True, capture_output=True, text=True
+    )
+    return made.stdout.split()[-1]
+
+
+def latency(port: int, method: str, url_path: str, *, headers: dict[str, str], body: bytes | None, count: int) -> float:
+    """Median milliseconds of ``count`` requests, one at a time on one kept-alive connection."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    times = []
+    try:
+        for _ in range(count):
+            start = time.perf_counter()
+            connection.request(method, url_path, body=body, headers=headers)
+            response = connection.getresponse()
+            content = response.read()
+            times.append(time.perf_counter() - start)
+            if response.status != 200:
+                raise RuntimeError(f"{method} {url_path} answered {response.status}: {content[:200]!r}")
+    finally:
+        connection.close()
+    return statistics.median(times) * 1000
+
+
+def mcp_timing(server: pages.Server, token: str, count: int) -> None:
+    body = json.dumps(MCP_CALL).encode()
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+    }
+    answer = json.loads(urllib.request.urlopen(urllib.request.Request(server.url(MCP), body, headers)).read())
+    if answer["result"].get("isError") or answer["result"]["structuredContent"]["story"]["id"] != "81":
+        raise RuntimeError(f"the MCP get_story call did not answer story 81: {str(answer)[:300]}")
+    hello = latency(server.port, "GET", HELLO, headers={}, body=None, count=count)
+    call = latency(server.port, "POST", MCP, headers=headers, body=body, count=count)
+    print(f"api  hello (DRF)          {hello:8.2f} ms   one request at a time, median of {count}", flush=True)
+    print(f"api  MCP get_story call   {call:8.2f} ms   ({call / hello:.1f} x hello; no target)", flush=True)
+
+
 def run(*, database: str, seconds: float, rounds: int, clients: int, workers: int, max_requests: int) -> dict[str, Any]:
     sys.path.insert(0, str(BENCH_DIR))
     from common import fresh_database_url
@@ -121,6 +182,7 @@ def run(*, database: str, seconds: float, rounds: int, clients: int, workers: in
         servers["off"] = pages.Server(env, cache="off", workers=workers, app="bench.api:wsgi_app()")
         for server in servers.values():
             _check(server)
+        token = mcp_token(env)
         plan = {
             "hello (DRF)": (servers["on"], HELLO),
             "story list, 50": (servers["on"], LIST),
@@ -132,6 +194,7 @@ def run(*, database: str, seconds: float, rounds: int, clients: int, workers: in
             for name, (server, url_path) in plan.items():
                 rate = pages.measure(server.port, url_path, seconds=seconds, clients=clients, max_requests=max_requests)
                 samples[name].append(rate)
+        mcp_timing(servers["on"], token, count=200)
     finally:
         for server in servers.values():
             server.stop()

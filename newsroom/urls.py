@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 
+from api.mcp_server import endpoint as mcp_endpoint
 from api.views import NoEndpoint
 from newsroom.admin import view_on_site
 
@@ -13,6 +14,8 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     # Anything else under /api/ (/api/ itself, /api/v2/) answers in the API's error shape.
     re_path(r"^api(?:/|$)", NoEndpoint.as_view()),
+    # The MCP server for agents, with the API's tokens and roles (api/mcp_server.py).
+    path("mcp/", mcp_endpoint, name="mcp"),
     # /healthz and /readyz for operators and load balancers.
     path("", include("newsroom.ops.urls")),
 ]

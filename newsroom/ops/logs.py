@@ -69,6 +69,9 @@ def logging_config(*, log_format: str, level: str) -> dict[str, Any]:
             # gunicorn's access log repeats the request_finished line: the Procfile leaves it off
             # (gunicorn builds each line before this level drops it), this quiets it if turned on.
             "gunicorn.access": {"level": "WARNING"},
+            # The MCP SDK logs its transport starting and stopping, which /mcp/ does on every request.
+            "mcp.server.streamable_http": {"level": "WARNING"},
+            "mcp.server.streamable_http_manager": {"level": "WARNING"},
         },
     }
 

@@ -251,8 +251,8 @@ def test_a_run_shows_its_state_and_problems_at_desk_paths(client, people, django
     assert run["story"] == "9006"
     assert {check["name"] for check in run["checks"]} == {check["name"] for check in stored.checks}
     assert run["problems"]
-    assert {"check", "status", "at", "message"} == set(run["problems"][0])
-    assert any(problem["check"] == "not_repeat" for problem in run["problems"])
+    assert {"check", "status", "code", "at", "message"} == set(run["problems"][0])
+    assert any(problem["check"] == "not_repeat" and problem["code"] == "repeat" for problem in run["problems"])
     assert run["retry_at"] is None  # decided: nothing runs again by itself
 
 

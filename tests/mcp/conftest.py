@@ -1,0 +1,71 @@
+"""The MCP door's fixtures: a real server (pytest-django's live_server), the SDK's own client,
+and tokens of the seeds' newsroom's chief and editor and of another newsroom's chief."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from types import SimpleNamespace
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from django.contrib.auth import get_user_model
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from newsroom.models import Newsroom, Role
+from newsroom.roles import grant_role
+from tests.api.conftest import token_of
+from tests.factories import NewsroomFactory
+from tests.site.conftest import demo, empty_page_cache, hidden  # noqa: F401
+
+# The live server runs in a thread of its own: what the test writes must be committed.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def door(live_server, site_url, settings) -> str:
+    # Links in answers point at the server the client talks to.
+    settings.SITE_URL = live_server.url
+    return live_server.url + "/mcp/"
+
+
+@pytest.fixture
+def tokens(demo):  # noqa: F811 (the fixture, imported above)
+    """Raw bearer tokens: chief and editor of the seeds' newsroom, and another newsroom's chief."""
+    ai = Newsroom.objects.get(slug="artificial-intelligence")
+    other = NewsroomFactory(slug="other-desk", title="Other desk")
+    users = get_user_model().objects
+    chief = users.create_user("chief", password="x-unused-password")
+    editor = users.create_user("editor", password="x-unused-password")
+    outsider = users.create_user("outsider", password="x-unused-password")
+    grant_role(user=chief, newsroom=ai, role=Role.CHIEF)
+    grant_role(user=editor, newsroom=ai, role=Role.EDITOR)
+    grant_role(user=outsider, newsroom=other, role=Role.CHIEF)
+    return SimpleNamespace(chief=token_of(chief), editor=token_of(editor), outsider=token_of(outsider))
+
+
+def connect(url: str, token: str | None, work: Callable[[ClientSession], Awaitable[Any]]) -> Any:
+    """Initialize a session with the SDK's streamable HTTP client, run ``work`` in it, return its result."""
+
+    async def run() -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30) as http,
+            streamable_http_client(url, http_client=http) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            return await work(session)
+
+    return anyio.run(run)
+
+
+def call(url: str, token: str | None, tool: str, **arguments: Any) -> Any:
+    """One tool call in a session of its own; the result as the SDK gives it."""
+
+    async def work(session: ClientSession) -> Any:
+        return await session.call_tool(tool, arguments)
+
+    return connect(url, token, work)
