@@ -106,7 +106,7 @@ def submit_story(
 def get_run(caller: Caller, request: HttpRequest, *, run_id: int) -> dict[str, Any]:
     """As ``GET /api/v1/runs/{id}/``: its checks and problems, each with its check and place."""
     run = writing.visible_run(caller.user, run_id)
-    require(caller, "submit", run.story.newsroom_id)
+    require(caller, "read", run.story.newsroom_id)
     return writing.run_body(request, run)
 
 

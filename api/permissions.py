@@ -1,9 +1,10 @@
 """What a token's holder may do, asked in one place by the MCP door (``api/mcp_server.py``).
 
-A token acts as its user with the user's roles in each newsroom (``newsroom.roles``): ``read``
-(published content, which is public anyway), ``submit`` (write and submit a newsroom's stories,
-read their runs: any role there) and ``publish`` (the chief role there). Token scopes, when they
-come, are one more condition here on the token itself; callers need not change.
+A token acts with the intersection of its scopes (``api.tokens``) and its user's roles in each
+newsroom (``newsroom.roles``), as in the REST API: ``read`` without a newsroom is published
+content, public anyway, and asks no scope (as the API's anonymous reads); ``read`` in a newsroom
+(a story's runs) needs the scope and any role there; ``submit`` the scope, and any role in the
+newsroom written to; ``publish`` the scope and the chief role there.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from typing import Any, Literal
 from rest_framework import exceptions
 
 from newsroom.roles import may_publish, may_write
+
+from .errors import InsufficientScope
+from .tokens import scopes_of
 
 Action = Literal["read", "submit", "publish"]
 ACTIONS: tuple[Action, ...] = ("read", "submit", "publish")
@@ -40,9 +44,14 @@ def require(caller: Caller, action: Action, newsroom_id: int | None = None) -> N
     user = caller.user
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         raise exceptions.NotAuthenticated()
-    if newsroom_id is None or action == "read":
+    if action == "read" and newsroom_id is None:
         return
-    if action == "submit" and not may_write(user, newsroom_id):
+    scopes = scopes_of(caller.token)
+    if action not in scopes:
+        raise InsufficientScope(action, scopes)
+    if newsroom_id is None:
+        return
+    if action in ("read", "submit") and not may_write(user, newsroom_id):
         raise exceptions.PermissionDenied("This needs a role in the story's newsroom.")
     if action == "publish" and not may_publish(user, newsroom_id):
         raise exceptions.PermissionDenied("Publishing a story needs the chief role in the story's newsroom.")

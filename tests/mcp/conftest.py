@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+from api.tokens import token_create
 from newsroom.models import Newsroom, Role
 from newsroom.roles import grant_role
 from tests.api.conftest import token_of
@@ -43,7 +44,10 @@ def tokens(demo):  # noqa: F811 (the fixture, imported above)
     grant_role(user=chief, newsroom=ai, role=Role.CHIEF)
     grant_role(user=editor, newsroom=ai, role=Role.EDITOR)
     grant_role(user=outsider, newsroom=other, role=Role.CHIEF)
-    return SimpleNamespace(chief=token_of(chief), editor=token_of(editor), outsider=token_of(outsider))
+    reading = token_create(user=chief, expiry=None, scopes=["read"])[1]  # the chief's, scoped to reading
+    return SimpleNamespace(
+        chief=token_of(chief), editor=token_of(editor), outsider=token_of(outsider), chief_reading=reading
+    )
 
 
 def connect(url: str, token: str | None, work: Callable[[ClientSession], Awaitable[Any]]) -> Any:

@@ -230,3 +230,16 @@ def test_a_tokens_requests_are_throttled_as_at_the_api(door, tokens, settings):
     assert answers[0].headers["RateLimit-Remaining"] == "1"
     assert answers[2].json()["error"] == "throttled"
     assert int(answers[2].headers["Retry-After"]) > 0
+
+
+def test_a_token_does_only_what_its_scopes_allow_whatever_its_user_may(door, tokens):
+    # The chief's token made with the read scope alone: it reads, and neither submits nor publishes.
+    assert ok(call(door, tokens.chief_reading, "search_stories", query="agent"))
+    error = refused(
+        call(door, tokens.chief_reading, "submit_story", document=new_document(desk_id="9010", slug="scoped")),
+        "insufficient_scope",
+    )
+    assert error["problems"] == [{"at": "Authorization", "message": error["message"]}]
+    assert "'submit'" in error["message"]
+    refused(call(door, tokens.chief_reading, "publish_story", id=TRAINING_ID), "insufficient_scope")
+    assert not Story.objects.filter(desk_id=9010).exists()
