@@ -262,10 +262,10 @@ def _environment(database_url: str) -> dict[str, str]:
     return env
 
 
-def _delete_keys(prefix: str) -> None:
+def _delete_keys(prefix: str, url: str = REDIS_URL) -> None:
     import redis
 
-    server = redis.Redis.from_url(REDIS_URL)
+    server = redis.Redis.from_url(url)
     keys = list(server.scan_iter(match=f"{prefix}:*"))
     if keys:
         server.delete(*keys)
