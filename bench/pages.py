@@ -62,12 +62,7 @@ DATABASE_NAMES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
 CACHE_NAMES = {"locmem": "local-memory cache", "redis": "Redis cache"}
 REDIS_URL = "redis://127.0.0.1:6379/14"  # not CI's 15
 # What bench/middleware.py leaves out to show what observability costs a request.
-OBSERVABILITY_MIDDLEWARE = {
-    "django_prometheus.middleware.PrometheusBeforeMiddleware",
-    "django_prometheus.middleware.PrometheusAfterMiddleware",
-    "newsroom.ops.metrics.RouteMiddleware",
-    "django_structlog.middlewares.RequestMiddleware",
-}
+OBSERVABILITY_MIDDLEWARE = {"newsroom.ops.observe.RequestObservabilityMiddleware"}
 
 
 # --- The server side: imported by gunicorn as bench.pages --------------------------------------
