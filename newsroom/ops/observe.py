@@ -140,7 +140,7 @@ class RequestObservabilityMiddleware:
         method = _method(request)
         transport = "https" if request.is_secure() else "http"
         status = str(response.status_code)
-        charset = str(response.charset) if hasattr(response, "charset") else ""
+        charset = str(response.charset)  # a property: read once
         series = self._series.get((view, method, transport, status, charset)) or self._labelled(
             view, method, transport, status, charset
         )
