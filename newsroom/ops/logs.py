@@ -78,19 +78,18 @@ def logging_config(*, log_format: str, level: str) -> dict[str, Any]:
 
 class StructuredFormatter(structlog.stdlib.ProcessorFormatter):
     """structlog's formatter, with a shortcut for a record whose event dict is complete already
-    (``COMPLETE_EVENT``: the request's line, ``newsroom.ops.observe``): rendered by the same
-    processors, without the copy of the record and the second pass through ``logging.Formatter``
-    that other lines take (that pass adds nothing to a line of its own: the format is the
-    message alone, and these records carry no exception)."""
+    (``COMPLETE_EVENT``: the request's line, ``newsroom.ops.observe``): handed to the renderer,
+    the last of the processors, without the copy of the record, the bookkeeping keys the
+    processors before it remove again, and the second pass through ``logging.Formatter`` that
+    other lines take. None of those changes such a line: it carries no exception, and the
+    format is the message alone."""
 
     def format(self, record: logging.LogRecord) -> str:
         if not getattr(record, COMPLETE_EVENT, False):
             return super().format(record)
         method_name = record._name  # type: ignore[attr-defined]  # set as wrap_for_formatter sets it
-        event_dict = {**record.msg, "_record": record, "_from_structlog": True}  # type: ignore[dict-item]
-        for processor in self.processors:
-            event_dict = processor(self.logger, method_name, event_dict)
-        return event_dict
+        # A copy: the console renderer takes keys out of what it is given.
+        return self.processors[-1](self.logger, method_name, dict(record.msg))  # type: ignore[call-overload]
 
 
 class SkipDatabaseUnavailable(logging.Filter):
