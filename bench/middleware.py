@@ -1,6 +1,6 @@
 """What observability costs each request: in-process CPU per request for the hello view, /healthz
-and the cached story page, through the site's whole middleware and again without the request
-metrics (django-prometheus), the route naming and the request log line (django-structlog).
+and the cached story page, through the site's whole middleware and again without the middleware
+that gives each request its id, its log line and its metrics (``newsroom/ops/observe.py``).
 
     .venv/bin/python bench/middleware.py                  # 2,000 requests a batch, best of 5
     .venv/bin/python bench/middleware.py --requests 5000
@@ -11,7 +11,7 @@ no client, so what it counts is the process's own work on each request. Logs are
 in production, written to a temporary file. Each measurement runs in a process of its own, since
 settings and middleware are read once per process.
 
-No target: the lines to read are "observability" (what the three middleware add to a request)
+No target: the lines to read are "observability" (what that middleware adds to a request)
 beside "bare" (everything else the request costs).
 """
 

@@ -62,12 +62,7 @@ DATABASE_NAMES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
 CACHE_NAMES = {"locmem": "local-memory cache", "redis": "Redis cache"}
 REDIS_URL = "redis://127.0.0.1:6379/14"  # not CI's 15
 # What bench/middleware.py leaves out to show what observability costs a request.
-OBSERVABILITY_MIDDLEWARE = {
-    "django_prometheus.middleware.PrometheusBeforeMiddleware",
-    "django_prometheus.middleware.PrometheusAfterMiddleware",
-    "newsroom.ops.metrics.RouteMiddleware",
-    "django_structlog.middlewares.RequestMiddleware",
-}
+OBSERVABILITY_MIDDLEWARE = {"newsroom.ops.observe.RequestObservabilityMiddleware"}
 
 
 # --- The server side: imported by gunicorn as bench.pages --------------------------------------
@@ -262,10 +257,10 @@ def _environment(database_url: str) -> dict[str, str]:
     return env
 
 
-def _delete_keys(prefix: str) -> None:
+def _delete_keys(prefix: str, url: str = REDIS_URL) -> None:
     import redis
 
-    server = redis.Redis.from_url(REDIS_URL)
+    server = redis.Redis.from_url(url)
     keys = list(server.scan_iter(match=f"{prefix}:*"))
     if keys:
         server.delete(*keys)

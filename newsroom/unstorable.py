@@ -42,7 +42,8 @@ class UnstorableInputMiddleware:
             if _api(request):
                 return JsonResponse({"error": "not_found", "message": message, "problems": []}, status=404)
             raise Http404(message)  # the site's own 404 page, as for any other unknown address
-        parameter = _bad_parameter(request)
+        # No query string, no parameters: most requests are spared parsing one.
+        parameter = _bad_parameter(request) if request.META.get("QUERY_STRING") else None
         if parameter is not None:
             message = "must not contain U+0000 NULL (a control character, which readers cannot see)"
             if _api(request):

@@ -8,8 +8,6 @@ class OpsConfig(AppConfig):
 
     def ready(self) -> None:
         from . import checks, unavailable  # noqa: F401  (register the system checks; the signal receiver)
-        from .logs import connect_signals
         from .metrics import connect_task_signals
 
-        connect_signals()
         connect_task_signals()

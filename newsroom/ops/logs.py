@@ -1,15 +1,16 @@
 """Structured logs: one JSON object a line in production, each carrying the request's id.
 
-django-structlog's ``RequestMiddleware`` binds a ``request_id`` to every log line written while
-a request is served (Django's own, this project's ``logging.getLogger`` ones, structlog's), and
-its Celery receivers carry that id in the headers of every task the request queues, so the
-worker's lines for that task carry it too (``newsroom/celery.py`` installs its worker step).
-Eager tasks run inside the request and inherit its context.
+``newsroom.ops.observe.RequestObservabilityMiddleware`` binds a ``request_id`` to every log line
+written while a request is served (Django's own, this project's ``logging.getLogger`` ones,
+structlog's) and writes the request's own line; django-structlog's Celery receivers carry that
+id in the headers of every task the request queues, so the worker's lines for that task carry
+it too (``newsroom/celery.py`` installs its worker step). Eager tasks run inside the request and
+inherit its context.
 
 The id is the caller's ``X-Request-ID`` when it is well formed (a proxy or a client that
 already logged it), else a fresh UUID; the response sends it back in ``X-Request-ID``.
 
-What is logged of a request: method, path and query, status, user agent, the client address as
+What is logged of a request: method, path and query, status, the client address as
 ``TRUSTED_PROXY_COUNT`` finds it, and the user's id once the request has looked the user up.
 Never a header's value, a body or a document's text.
 """
@@ -23,7 +24,7 @@ from typing import Any
 
 import structlog
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest
 
 REQUEST_ID_HEADER = "X-Request-ID"
 # Ids as proxies and clients make them (UUIDs, hex digests, ``host-1234-abcd``): anything else
@@ -31,6 +32,8 @@ REQUEST_ID_HEADER = "X-Request-ID"
 WELL_FORMED_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\Z")
 
 LOG_FORMATS = ("json", "console")
+# The attribute of a log record whose ``msg`` is a complete event dict (StructuredFormatter).
+COMPLETE_EVENT = "complete_event"
 
 
 def processors() -> list[Any]:
@@ -54,7 +57,7 @@ def logging_config(*, log_format: str, level: str) -> dict[str, Any]:
         "disable_existing_loggers": False,
         "formatters": {
             "structured": {
-                "()": structlog.stdlib.ProcessorFormatter,
+                "()": StructuredFormatter,
                 "processors": [structlog.stdlib.ProcessorFormatter.remove_processors_meta, *render],
                 # Lines from plain ``logging`` (Django, Celery, this project) get the same fields.
                 "foreign_pre_chain": processors(),
@@ -74,6 +77,22 @@ def logging_config(*, log_format: str, level: str) -> dict[str, Any]:
             "mcp.server.streamable_http_manager": {"level": "WARNING"},
         },
     }
+
+
+class StructuredFormatter(structlog.stdlib.ProcessorFormatter):
+    """structlog's formatter, with a shortcut for a record whose event dict is complete already
+    (``COMPLETE_EVENT``: the request's line, ``newsroom.ops.observe``): handed to the renderer,
+    the last of the processors, without the copy of the record, the bookkeeping keys the
+    processors before it remove again, and the second pass through ``logging.Formatter`` that
+    other lines take. None of those changes such a line: it carries no exception, and the
+    format is the message alone."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        if not getattr(record, COMPLETE_EVENT, False):
+            return super().format(record)
+        method_name = record._name  # type: ignore[attr-defined]  # set as wrap_for_formatter sets it
+        # A copy: the console renderer takes keys out of what it is given.
+        return self.processors[-1](self.logger, method_name, dict(record.msg))  # type: ignore[call-overload]
 
 
 class SkipDatabaseUnavailable(logging.Filter):
@@ -112,18 +131,6 @@ def request_id_for(request: HttpRequest) -> str:
     return given if WELL_FORMED_ID.match(given) else str(uuid.uuid4())
 
 
-# django-structlog's signals: it binds a random id and the request line; these put in ours.
-
-
-def bind_request(request: HttpRequest, logger: Any, log_kwargs: dict[str, Any], **kwargs: Any) -> None:
-    from .lockout import client_ip  # reads the axes models: not at settings time
-
-    # Kept on the request too, for the response's header: reading it back from the context
-    # would go through every context variable of the thread.
-    request.request_id = request_id_for(request)
-    structlog.contextvars.bind_contextvars(request_id=request.request_id, ip=client_ip(request))
-
-
 def bind_user(request: HttpRequest, **kwargs: Any) -> None:
     # Only a user this request has already looked up: asking now could hit the database (the
     # session) while it is away, or load a session the page never needed.
@@ -131,22 +138,3 @@ def bind_user(request: HttpRequest, **kwargs: Any) -> None:
     wrapped = getattr(user, "_wrapped", None)
     if wrapped is not None and getattr(wrapped, "pk", None) is not None:
         structlog.contextvars.bind_contextvars(user_id=wrapped.pk)
-
-
-def send_request_id(request: HttpRequest, response: HttpResponseBase, **kwargs: Any) -> None:
-    request_id = getattr(request, "request_id", None)
-    if request_id:
-        response[REQUEST_ID_HEADER] = request_id
-
-
-def on_request_finished(request: HttpRequest, response: HttpResponseBase, **kwargs: Any) -> None:
-    bind_user(request)
-    send_request_id(request, response)
-
-
-def connect_signals() -> None:
-    from django_structlog import signals
-
-    signals.bind_extra_request_metadata.connect(bind_request, dispatch_uid="ops.logs.bind_request")
-    signals.bind_extra_request_finished_metadata.connect(on_request_finished, dispatch_uid="ops.logs.finished")
-    signals.update_failure_response.connect(send_request_id, dispatch_uid="ops.logs.failure")

@@ -1,9 +1,9 @@
 """Prometheus metrics, and ``/metrics`` for the scraper only.
 
-- Requests: django-prometheus's middleware (``django_http_requests_latency_seconds_by_view_method``
-  and friends), labelled by view name, never by path, so the number of series stays bounded.
-  Pages answered before URL resolution (the page cache, a live story) are named by resolving
-  their path once the response is made (``RouteMiddleware``).
+- Requests: django-prometheus's families (``django_http_requests_latency_seconds_by_view_method``
+  and friends), labelled by view name, never by path, so the number of series stays bounded;
+  counted by ``newsroom.ops.observe.RequestObservabilityMiddleware``, which names the view of a
+  page answered before URL resolution (the page cache, a live story) by resolving its path.
 - Tasks: ``newsroom_task_duration_seconds{task, outcome}`` (Celery's task_prerun and
   task_postrun; outcome is the task's state: SUCCESS, FAILURE, RETRY, ...) and
   ``newsroom_task_failures_total{task, exception}`` (task_failure).
@@ -20,7 +20,6 @@ README's Operations section).
 
 from __future__ import annotations
 
-import contextlib
 import hmac
 import ipaddress
 import os
@@ -31,8 +30,7 @@ from typing import Any
 import prometheus_client
 from celery.signals import task_failure, task_postrun, task_prerun
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.urls import Resolver404, get_resolver
+from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
 from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess
 from prometheus_client.core import GaugeMetricFamily
@@ -89,26 +87,6 @@ def connect_task_signals() -> None:
     task_prerun.connect(_task_started, weak=False, dispatch_uid="ops.metrics.task_started")
     task_postrun.connect(_task_finished, weak=False, dispatch_uid="ops.metrics.task_finished")
     task_failure.connect(_task_failed, weak=False, dispatch_uid="ops.metrics.task_failed")
-
-
-# --- Requests --------------------------------------------------------------------------------
-
-
-class RouteMiddleware:
-    """Names the route of a request answered before URL resolution (the page cache, a live
-    story), so django-prometheus labels its latency by view like any other. Sits just inside
-    ``PrometheusAfterMiddleware``; resolving costs a few microseconds, once the response is made."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]):
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        response = self.get_response(request)
-        if getattr(request, "resolver_match", None) is None:
-            # Unresolved (a 404): django-prometheus names it "<unnamed view>".
-            with contextlib.suppress(Resolver404):
-                request.resolver_match = get_resolver(getattr(request, "urlconf", None)).resolve(request.path_info)
-        return response
 
 
 # --- Gauges read when scraped ----------------------------------------------------------------

@@ -8,8 +8,9 @@ Any other request gets a 503 with ``Retry-After`` (``DATABASE_RETRY_AFTER_SECOND
 API in its error shape, everything else a small page rendered without the database. Once
 the database answers again, Django's next connection attempt recovers without a restart.
 
-``DatabaseUnavailableMiddleware`` sits above everything that may query: the page cache's and
-the live story's middleware, sessions, authentication, messages, the views. A view's error
+``DatabaseUnavailableMiddleware`` sits above everything that may query: the live story's
+middleware, sessions, authentication, messages, the views (the page cache's middleware, which
+never queries, sits higher still). A view's error
 reaches its ``process_exception``; an error raised in a middleware below it (a session saved,
 a live story read) is turned into a 500 by Django before this middleware sees it, so the
 ``got_request_exception`` signal, sent while that error is being handled, marks the request

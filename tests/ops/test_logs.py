@@ -3,9 +3,7 @@ it too, in-process (eager) and in a real worker."""
 
 from __future__ import annotations
 
-import io
 import json
-import logging
 import os
 import subprocess
 import sys
@@ -19,33 +17,12 @@ import structlog
 from django.urls import reverse
 
 from newsroom.celery import app as celery_app
-from newsroom.ops.logs import logging_config
 from newsroom.ops.tasks import worker_heartbeat
 from tests.factories import StoryFactory
+from tests.ops.helpers import records
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 UUID_LENGTH = 36
-
-
-@pytest.fixture
-def json_lines() -> Iterator[io.StringIO]:
-    """What the root logger writes, through the production (JSON) formatter of settings.LOGGING."""
-    spec = dict(logging_config(log_format="json", level="DEBUG")["formatters"]["structured"])
-    formatter = spec.pop("()")(**spec)
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(formatter)
-    root = logging.getLogger()
-    saved_level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
-    yield stream
-    root.removeHandler(handler)
-    root.setLevel(saved_level)
-
-
-def records(stream: io.StringIO) -> list[dict]:
-    return [json.loads(line) for line in stream.getvalue().splitlines() if line.strip()]
 
 
 def test_a_response_carries_a_new_request_id(client, db):

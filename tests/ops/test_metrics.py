@@ -12,37 +12,17 @@ from pathlib import Path
 
 import pytest
 from django.utils import timezone
-from prometheus_client.parser import text_string_to_metric_families
 
 from newsroom.celery import app as celery_app
 from newsroom.ops.tasks import worker_heartbeat
 from stories.models import Story
 from tests.factories import StoryFactory, publish_story
+from tests.ops.helpers import grown, scrape, value
 from verification.models import VerificationRun
 from verification.services import story_verify
 
 OUTSIDE = "203.0.113.9"
 BASE_DIR = Path(__file__).resolve().parents[2]
-
-
-def scrape(client, **extra) -> dict[tuple[str, tuple], float]:
-    response = client.get("/metrics", **extra)
-    assert response.status_code == 200, response.content
-    assert response["Content-Type"].startswith("text/plain")
-    assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
-    return {
-        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
-        for family in text_string_to_metric_families(response.content.decode())
-        for sample in family.samples
-    }
-
-
-def value(samples: dict, name: str, **labels: str) -> float:
-    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
-
-
-def grown(before: dict, after: dict, name: str, **labels: str) -> float:
-    return value(after, name, **labels) - value(before, name, **labels)
 
 
 # --- Who may read them -----------------------------------------------------------------------

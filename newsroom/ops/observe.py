@@ -1,0 +1,219 @@
+"""Every request's id, its JSON log line and its metrics, in one middleware at the top.
+
+It does what django-prometheus's two middleware, django-structlog's ``RequestMiddleware`` and the
+route naming did, for the same outputs, at a fraction of their cost (``bench/floor.py``):
+
+- The id (``newsroom.ops.logs.request_id_for``) is kept on the request, bound to every log line
+  written while it is served (and to the tasks it queues, by django-structlog's Celery
+  receivers), and sent back in ``X-Request-ID``, on every response, errors included.
+- One ``request_finished`` line (logger ``django_structlog.middlewares.request``, the fields
+  ``code``, ``request``, the bound ``request_id``, ``ip`` and ``user_id``, ``level``,
+  ``timestamp``), or ``request_failed`` with the exception for a 500. The line's event dict is
+  built here and goes to ``logging`` as one record: structlog's bound logger and its chain of
+  processors, which cost more than the rest of a cached page, are left out, and the formatter
+  renders it as it renders any line (``newsroom.ops.logs.StructuredFormatter``).
+- django-prometheus's request families, with their names and labels, so dashboards read them
+  as before. The labelled series a request touches are looked up once per view, method,
+  status and charset, then kept; the view of a request answered before URL resolution (the
+  page cache, a live story) is resolved once per path.
+
+Below it come SecurityMiddleware and the page cache: a stored page is answered after three
+cheap steps, this one included.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from time import perf_counter
+from typing import Any
+
+import structlog
+from django.core.exceptions import PermissionDenied
+from django.core.signals import got_request_exception
+from django.http import Http404, HttpRequest, HttpResponseBase, StreamingHttpResponse
+from django.urls import Resolver404, get_resolver
+from django_prometheus.middleware import Metrics
+from django_structlog.middlewares.request import sync_streaming_content_wrapper
+
+from .lockout import client_ip
+from .logs import COMPLETE_EVENT, REQUEST_ID_HEADER, bind_user, processors, request_id_for
+
+# The logger django-structlog wrote these lines with: log queries and alerts filter on it.
+REQUEST_LOGGER = logging.getLogger("django_structlog.middlewares.request")
+_structlog_logger = structlog.get_logger(REQUEST_LOGGER.name)
+_PROCESSORS = processors()  # what every line gets: the bound context, logger, level, time
+_LEVELS = {2: logging.INFO, 4: logging.WARNING, 5: logging.ERROR}
+_METHOD_NAMES = {logging.DEBUG: "debug", logging.INFO: "info", logging.WARNING: "warning", logging.ERROR: "error"}
+_KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "TRACE", "OPTIONS", "CONNECT", "PATCH"})
+UNNAMED_VIEW = "<unnamed view>"  # django-prometheus's name for a request no route matched
+# Paths answered before URL resolution, with their view's name: bounded, as paths come from
+# requests; forgetting them costs one resolve each.
+_PATH_VIEWS_LIMIT = 10_000
+
+
+def _method(request: HttpRequest) -> str:
+    return request.method if request.method in _KNOWN_METHODS else "<invalid method>"
+
+
+def _content_length(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+class RequestObservabilityMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]):
+        self.get_response = get_response
+        self.metrics = Metrics.get_instance()
+        # (view, method, transport, status, charset) -> the labelled series a response adds to.
+        self._series: dict[tuple[str, str, str, str, str], tuple[Any, ...]] = {}
+        self._path_views: dict[tuple[Any, str], str] = {}
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        started = perf_counter()
+        request.request_id = request_id_for(request)
+        structlog.contextvars.bind_contextvars(request_id=request.request_id, ip=client_ip(request))
+        try:
+            if REQUEST_LOGGER.isEnabledFor(logging.DEBUG):
+                started_line = {"request": _request_line(request), "user_agent": request.META.get("HTTP_USER_AGENT")}
+                _log(logging.DEBUG, "request_started", started_line)
+            response = self.get_response(request)
+            response[REQUEST_ID_HEADER] = request.request_id
+            self._count(request, response, perf_counter() - started)
+            self._log_response(request, response)
+        finally:
+            structlog.contextvars.clear_contextvars()
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> None:
+        metrics = self.metrics
+        metrics.exceptions_by_type.labels(type=type(exception).__name__).inc()
+        match = getattr(request, "resolver_match", None)
+        if match is not None:
+            metrics.exceptions_by_view.labels(view=match.view_name or UNNAMED_VIEW).inc()
+
+    def process_template_response(self, request: HttpRequest, response: Any) -> Any:
+        if hasattr(response, "template_name"):
+            self.metrics.responses_by_templatename.labels(templatename=str(response.template_name)).inc()
+        return response
+
+    # --- Metrics -------------------------------------------------------------------------------
+
+    def _view_name(self, request: HttpRequest) -> tuple[str, bool]:
+        """The view's name, and whether the request reached it through URL resolution."""
+        match = getattr(request, "resolver_match", None)
+        if match is not None:
+            return match.view_name or UNNAMED_VIEW, True
+        urlconf = getattr(request, "urlconf", None)
+        key = (urlconf, request.path_info)
+        name = self._path_views.get(key)
+        if name is None:
+            try:
+                name = get_resolver(urlconf).resolve(request.path_info).view_name or UNNAMED_VIEW
+            except Resolver404:
+                name = UNNAMED_VIEW
+            if len(self._path_views) >= _PATH_VIEWS_LIMIT:
+                self._path_views.clear()
+            self._path_views[key] = name
+        return name, False
+
+    def _labelled(self, view: str, method: str, transport: str, status: str, charset: str) -> tuple[Any, ...]:
+        metrics = self.metrics
+        series = (
+            metrics.requests_by_method.labels(method=method),
+            metrics.requests_by_transport.labels(transport=transport),
+            metrics.requests_by_view_transport_method.labels(view=view, transport=transport, method=method),
+            metrics.responses_by_status.labels(status=status),
+            metrics.responses_by_status_view_method.labels(status=status, view=view, method=method),
+            metrics.responses_by_charset.labels(charset=charset) if charset else None,
+            metrics.requests_latency_by_view_method.labels(view=view, method=method),
+        )
+        self._series[(view, method, transport, status, charset)] = series
+        return series
+
+    def _count(self, request: HttpRequest, response: HttpResponseBase, elapsed: float) -> None:
+        metrics = self.metrics
+        view, resolved = self._view_name(request)
+        method = _method(request)
+        transport = "https" if request.is_secure() else "http"
+        status = str(response.status_code)
+        charset = str(response.charset)  # a property: read once
+        series = self._series.get((view, method, transport, status, charset)) or self._labelled(
+            view, method, transport, status, charset
+        )
+        by_method, by_transport, by_view, by_status, by_status_view, by_charset, latency = series
+        metrics.requests_total.inc()
+        by_method.inc()
+        by_transport.inc()
+        if request.META.get("HTTP_X_REQUESTED_WITH") == "XMLHttpRequest":
+            metrics.requests_ajax.inc()
+        metrics.requests_body_bytes.observe(_content_length(request))
+        if resolved:  # as django-prometheus's process_view: only requests that reached a view
+            by_view.inc()
+        by_status.inc()
+        by_status_view.inc()
+        if by_charset is not None:
+            by_charset.inc()
+        if response.streaming:
+            metrics.responses_streaming.inc()
+        elif hasattr(response, "content"):
+            metrics.responses_body_bytes.observe(len(response.content))
+        latency.observe(elapsed)
+        metrics.responses_total.inc()
+        metrics.requests_latency_before.observe(elapsed)
+
+    # --- The log line --------------------------------------------------------------------------
+
+    def _log_response(self, request: HttpRequest, response: HttpResponseBase) -> None:
+        exception = request.__dict__.pop("_raised_exception", None)
+        bind_user(request)
+        # A 503 for the database away is logged in one line by newsroom.ops.unavailable, no
+        # traceback: one per request would only add to an outage.
+        if exception is not None and not getattr(request, "answered_unavailable", False):
+            # A 500: django-structlog's line, with the traceback, through structlog's whole chain.
+            _structlog_logger.error("request_failed", code=500, request=_request_line(request), exc_info=exception)
+            return
+        level = _LEVELS.get(response.status_code // 100, logging.INFO)
+        if REQUEST_LOGGER.isEnabledFor(level):
+            _log(level, "request_finished", {"code": response.status_code, "request": _request_line(request)})
+        if isinstance(response, StreamingHttpResponse) and not response.is_async:
+            context = structlog.contextvars.get_contextvars()
+            response.streaming_content = sync_streaming_content_wrapper(response.streaming_content, context)
+
+
+def _request_line(request: HttpRequest) -> str:
+    return f"{request.method} {request.get_full_path()}"
+
+
+def _log(level: int, event: str, fields: dict[str, Any]) -> None:
+    """One line as structlog would write it: the fields, the event, then what the processors add."""
+    method_name = _METHOD_NAMES[level]
+    event_dict = {**fields, "event": event}
+    for processor in _PROCESSORS:
+        event_dict = processor(REQUEST_LOGGER, method_name, event_dict)
+    record = REQUEST_LOGGER.makeRecord(
+        REQUEST_LOGGER.name,
+        level,
+        __file__,
+        0,
+        event_dict,
+        (),
+        None,
+        extra={"_logger": REQUEST_LOGGER, "_name": method_name, COMPLETE_EVENT: True},
+    )
+    REQUEST_LOGGER.handle(record)
+
+
+def _note_exception(sender: Any = None, request: HttpRequest | None = None, **kwargs: Any) -> None:
+    """got_request_exception: a request whose error became a 500 logs ``request_failed`` with it
+    (django-structlog's rule: a 404 or a 403 raised is logged as any other response)."""
+    error = sys.exc_info()[1]
+    if request is None or not hasattr(request, "request_id") or isinstance(error, Http404 | PermissionDenied):
+        return
+    request.__dict__.setdefault("_raised_exception", error)
+
+
+got_request_exception.connect(_note_exception, dispatch_uid="ops.observe.exception")
