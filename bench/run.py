@@ -1,7 +1,7 @@
 """``make bench``: every benchmark, each in its own process, printing its numbers.
 
     python bench/run.py                 # all of them, on SQLite and (when reachable) PostgreSQL
-    python bench/run.py import checks   # a selection: pages, floor, middleware, api, desk, import, checks, supported, load
+    python bench/run.py import checks   # a selection: pages floor middleware api desk import checks supported load
 
 Numbers, not assertions: read them beside the targets each line states. The machine's other
 load shows in them, so run this on a quiet machine.
