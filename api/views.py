@@ -39,6 +39,7 @@ from .filters import BeatFilter, StoryFilter
 from .idempotency import idempotent
 from .models import Scope, StoryChange
 from .pagination import Cursor, link_header
+from .schema import DESK1_STORY
 from .tokens import HasScope
 
 # The largest 64-bit database id: a larger number names no beat.
@@ -252,7 +253,7 @@ class StoryList(ReadView, generics.ListAPIView):
         *LAST_MODIFIED,
     ],
     responses={
-        200: OpenApiResponse(OpenApiTypes.OBJECT, description="The desk/1 document (see desk-1.schema.json)."),
+        200: OpenApiResponse(DESK1_STORY, description="The desk/1 document (its JSON Schema: Desk1Story)."),
         304: NOT_MODIFIED,
         **errors(404, 410),
     },

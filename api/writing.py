@@ -40,6 +40,7 @@ from .errors import Conflict, ErrorSerializer
 from .idempotency import idempotency_parameters, idempotent
 from .models import Scope
 from .parsers import request_body
+from .schema import DESK1_STORY
 from .services import HiddenStory, NoRole, Submission, UnknownStory, actor_for, story_submit_document
 from .tokens import HasScope, scopes_in, scopes_of
 
@@ -289,7 +290,7 @@ SUBMIT_SCHEMA = extend_schema(
         "existing story, in its newsroom) and the token scope submit. Answers 202 with the story and the "
         "run to poll; 200 when the story is published with exactly this content (nothing to check)."
     ),
-    request=OpenApiTypes.OBJECT,
+    request={"application/json": DESK1_STORY},
     examples=[
         OpenApiExample(
             "A desk/1 story",

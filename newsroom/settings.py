@@ -394,7 +394,7 @@ API_TOKEN_RATE = envrate("API_TOKEN_RATE", "600/minute")
 # The largest request body the API reads (a desk/1 document and a little room); more is a 413.
 API_MAX_BODY_BYTES = envint("API_MAX_BODY_BYTES", str(5 * 1024 * 1024 + 64 * 1024))
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.SiteAutoSchema",
     # Tokens only: the API never reads the admin's session cookie, so no request of it can be
     # forged from a page an editor has open (no CSRF to get wrong).
     "DEFAULT_AUTHENTICATION_CLASSES": ["api.authentication.BearerTokenAuthentication"],
@@ -459,6 +459,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The desk/1 JSON Schema as the story's type (api/schema.py), beside the enum names' hook.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.add_desk1_components"],
     "ENUM_NAME_OVERRIDES": {
         "StoryStatusEnum": "stories.models.Story.Status",
         "RunStatusEnum": "verification.models.VerificationRun.Status",

@@ -227,6 +227,39 @@ def test_the_schema_generates_without_warnings(db):
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")
 
 
+def test_anonymous_reads_declare_no_security_and_token_work_a_bearer_token(client, db):
+    # openapi-python-client makes every operation declaring security: [{}] ask for an
+    # authenticated client; a read that needs no token declares none.
+    schema = yaml.safe_load(client.get("/api/v1/schema/").content)
+    needs_token = {"/api/v1/me/", "/api/v1/runs/{id}/"}
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            if method == "get" and path not in needs_token and not path.startswith("/api/v1/webhooks/"):
+                assert "security" not in operation, (method, path)
+            else:
+                assert operation["security"] == [{"bearerToken": []}], (method, path)
+
+
+def test_the_story_and_a_submission_are_typed_by_the_desk_1_schema(client, db):
+    import json
+
+    from api.schema import DESK1_SCHEMA
+
+    schema = yaml.safe_load(client.get("/api/v1/schema/").content)
+    detail = schema["paths"]["/api/v1/stories/{id}/"]["get"]["responses"]["200"]["content"]["application/json"]
+    submission = schema["paths"]["/api/v1/stories/"]["post"]["requestBody"]["content"]["application/json"]
+    assert detail["schema"] == submission["schema"] == {"$ref": "#/components/schemas/Desk1Story"}
+    story, source = schema["components"]["schemas"]["Desk1Story"], json.loads(DESK1_SCHEMA.read_text())
+    assert story["required"] == source["required"]
+    assert set(story["properties"]) == set(source["properties"])
+    assert story["additionalProperties"] is False
+    # Its definitions are components of their own, referred to by OpenAPI paths.
+    assert {f"Desk1_{name}" for name in source["$defs"]} <= set(schema["components"]["schemas"])
+    text = json.dumps(schema["components"]["schemas"])
+    assert "#/$defs/" not in text
+    assert '"const"' not in text
+
+
 @pytest.mark.parametrize("path", ["/api/v1/docs/", "/api/v1/redoc/"])
 def test_the_docs_pages_load_the_schema(client, db, path):
     response = client.get(path)
