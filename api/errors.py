@@ -11,6 +11,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -108,6 +109,9 @@ class ProblemSerializer(serializers.Serializer):
     message = serializers.CharField()
 
 
+# Named ApiError in the schema: a model called Error with a field called error trips
+# openapi-python-client's generated code (its from_dict names both "error").
+@extend_schema_serializer(component_name="ApiError")
 class ErrorSerializer(serializers.Serializer):
     """The body of every error response."""
 

@@ -7,8 +7,8 @@ story document is the desk/1 JSON Schema itself, not a bare object.
 - ``add_desk1_components``: a postprocessing hook that adds ``stories/schemas/desk-1.schema.json``
   (JSON Schema 2020-12) to the components as ``Desk1Story``, written in the schema's OpenAPI 3.0
   dialect: its ``$defs`` become components of their own (``Desk1_<name>``), ``const`` an enum of
-  one, a type list with ``null`` (or an ``anyOf`` with a null branch) a ``nullable`` type. The story detail's answer and a submission's
-  body refer to it (``DESK1_STORY``).
+  one, a type list with ``null`` (or an ``anyOf`` with a null branch) a ``nullable`` type. The
+  story detail's answer and a submission's body refer to it (``DESK1_STORY``).
 """
 
 from __future__ import annotations
@@ -77,7 +77,8 @@ def desk1_components() -> dict[str, Any]:
     """The desk/1 schema's components: the story and each of its definitions."""
     source = json.loads(DESK1_SCHEMA.read_text())
     components = {f"Desk1_{name}": _openapi_30(definition) for name, definition in source.get("$defs", {}).items()}
-    components[DESK1_NAME] = _openapi_30(source)
+    # Generators name a model by its title: the component's name, not the document's prose title.
+    components[DESK1_NAME] = {**_openapi_30(source), "title": DESK1_NAME}
     return components
 
 

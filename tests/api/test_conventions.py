@@ -113,7 +113,7 @@ def test_an_unusable_edition_or_cursor_is_a_400_naming_it(client, demo, params, 
 
 def test_the_error_schema_lists_every_code_the_api_sends(client, db):
     schema = yaml.safe_load(client.get("/api/v1/schema/").content)
-    error = schema["components"]["schemas"]["Error"]["properties"]["error"]
+    error = schema["components"]["schemas"]["ApiError"]["properties"]["error"]
     enum = (
         schema["components"]["schemas"][error["allOf"][0]["$ref"].rsplit("/", 1)[1]]["enum"]
         if "allOf" in error

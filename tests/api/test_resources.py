@@ -183,7 +183,7 @@ def test_the_schema_is_openapi_3_and_documents_every_endpoint(client, db):
                     assert response_schema["content"]["application/json"]["schema"] == {
                         "$ref": "#/components/schemas/Error"
                     }, code
-    assert set(schema["components"]["schemas"]["Error"]["properties"]) == {"error", "message", "problems"}
+    assert set(schema["components"]["schemas"]["ApiError"]["properties"]) == {"error", "message", "problems"}
     story_list = schema["paths"]["/api/v1/stories/"]["get"]
     assert {"newsroom", "beat", "edition", "trust", "published_after", "published_before", "cites", "q"} <= {
         parameter["name"] for parameter in story_list["parameters"]
