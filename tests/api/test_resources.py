@@ -181,7 +181,7 @@ def test_the_schema_is_openapi_3_and_documents_every_endpoint(client, db):
             for code, response_schema in path_operation["responses"].items():
                 if code.startswith("4"):
                     assert response_schema["content"]["application/json"]["schema"] == {
-                        "$ref": "#/components/schemas/Error"
+                        "$ref": "#/components/schemas/ApiError"
                     }, code
     assert set(schema["components"]["schemas"]["ApiError"]["properties"]) == {"error", "message", "problems"}
     story_list = schema["paths"]["/api/v1/stories/"]["get"]
