@@ -84,6 +84,17 @@ def write_paragraph(page: Any, manifest: Any, section: int, number: int, text: s
     choose(page, f"id_{prefix}-cites-0-claim_ids", claim, CLAIMS[claim][:30])
 
 
+def first_cite_row(page: Any, manifest: Any) -> str:
+    """On a new story's page: a section, a paragraph and a cite of ``manifest``; the cite's prefix."""
+    page.goto(page.url.split("/admin/")[0] + "/admin/stories/story/add/")
+    add(page, "sections-group", "section")
+    add(page, "sections-0-paragraphs-group", "paragraph")
+    add(page, "sections-0-paragraphs-0-cites-group", "cite")
+    prefix = "sections-0-paragraphs-0-cites-0"
+    choose(page, f"id_{prefix}-manifest_id", manifest.title, manifest.source_name)
+    return prefix
+
+
 @pytest.fixture
 def desk_world(django_user_model) -> dict[str, Any]:
     newsroom = Newsroom.objects.create(slug="harbour-desk", title="Harbour Desk")
@@ -254,12 +265,7 @@ def test_the_story_page_counts_words_and_warns_before_unsaved_changes_are_lost(d
 def test_enter_in_the_claims_box_picks_the_claim_whose_words_were_typed(desk_world, browser):
     manifest = desk_world["manifest"]
     page = sign_in(browser, "edna")
-    page.goto(browser.url("/admin/stories/story/add/"))
-    add(page, "sections-group", "section")
-    add(page, "sections-0-paragraphs-group", "paragraph")
-    add(page, "sections-0-paragraphs-0-cites-group", "cite")
-    prefix = "sections-0-paragraphs-0-cites-0"
-    choose(page, f"id_{prefix}-manifest_id", manifest.title, manifest.source_name)
+    prefix = first_cite_row(page, manifest)
     page.locator(f"#id_{prefix}-claim_ids + .select2:not(.select2-container--disabled)").wait_for()
 
     page.locator(f"#id_{prefix}-claim_ids + .select2 .select2-selection").click()
@@ -282,11 +288,7 @@ def test_the_story_page_fits_1280_px_with_a_long_manifest_title(desk_world, brow
     manifest = desk_world["long_titled"]
     page = sign_in(browser, "edna")
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(browser.url("/admin/stories/story/add/"))
-    add(page, "sections-group", "section")
-    add(page, "sections-0-paragraphs-group", "paragraph")
-    add(page, "sections-0-paragraphs-0-cites-group", "cite")
-    choose(page, "id_sections-0-paragraphs-0-cites-0-manifest_id", "Quarterly", manifest.source_name)
+    first_cite_row(page, manifest)
 
     width = page.evaluate("() => document.documentElement.scrollWidth")
     shot(page, "story-page-1280-long-manifest-title")
