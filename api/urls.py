@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import docs, hooks, views, writing
+from . import desk, docs, hooks, views, writing
 
 urlpatterns = [
     path("", views.ApiIndex.as_view(), name="api-index"),
@@ -18,6 +18,9 @@ urlpatterns = [
     path("me/", writing.Me.as_view(), name="api-me"),
     path("runs/<int:id>/", writing.RunDetail.as_view(), name="api-run-detail"),
     path("changes/", views.ChangeList.as_view(), name="api-change-list"),
+    path("desk/stories/", desk.DeskStoryList.as_view(), name="api-desk-story-list"),
+    path("desk/stories/<str:id>/", desk.DeskStoryDetail.as_view(), name="api-desk-story-detail"),
+    path("desk/stories/<str:id>/runs/", desk.DeskStoryRuns.as_view(), name="api-desk-story-runs"),
     path("webhooks/", hooks.WebhookList.as_view(), name="api-webhook-list"),
     path("webhooks/<int:id>/", hooks.WebhookDetail.as_view(), name="api-webhook-detail"),
     path("webhooks/<int:id>/ping/", hooks.WebhookPing.as_view(), name="api-webhook-ping"),

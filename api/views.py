@@ -378,6 +378,11 @@ RESOURCES = [
     ("editions", "api-edition-list", "Editions with live stories."),
     ("manifests", "api-manifest-list", "Manifests cited by live stories, with their claims."),
     ("changes", "api-change-list", "Publications, corrections and retractions in order, for mirrors."),
+    (
+        "desk",
+        "api-desk-story-list",
+        "With a token (scope read): your newsrooms' working copies, drafts included, and their runs.",
+    ),
 ]
 
 
