@@ -140,7 +140,7 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
         row = claim.row
         if claim.replay:
             headers = {REPLAYED_HEADER: "true"} | ({"Location": row.location} if row.location else {})
-            return Response(row.body, status=row.status_code, headers=headers)
+            return Response(json.loads(row.body) if row.body else None, status=row.status_code, headers=headers)
         try:
             response = handler(view, request, *args, **kwargs)
         except BaseException:
@@ -149,8 +149,9 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
         if not 200 <= response.status_code < 300:
             row.delete()
             return response
-        # Kept as the JSON it is sent as (dates as their text), so a replay is the same bytes.
-        row.body = json.loads(json.dumps(response.data, cls=JSONEncoder))
+        # Kept as the JSON text it is sent as (dates as their text, keys in their order: a jsonb
+        # column would reorder them on PostgreSQL), so a replay is the same bytes.
+        row.body = json.dumps(response.data, cls=JSONEncoder)
         row.status_code = response.status_code
         row.location = response.get("Location", "")
         row.save(update_fields=["body", "status_code", "location"])

@@ -73,7 +73,8 @@ class IdempotentRequest(models.Model):
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     # Empty while the first request with the key is being answered.
     status_code = models.PositiveSmallIntegerField(null=True, blank=True)
-    body = models.JSONField(null=True, blank=True)
+    # The answer's JSON as text, keys in the order they were sent (not jsonb, which sorts them).
+    body = models.TextField(blank=True)
     location = models.CharField(max_length=2000, blank=True)
 
     class Meta:

@@ -22,7 +22,7 @@ class Migration(migrations.Migration):
                 ('fingerprint', models.CharField(max_length=64)),
                 ('created_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
                 ('status_code', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('body', models.JSONField(blank=True, null=True)),
+                ('body', models.TextField(blank=True)),
                 ('location', models.CharField(blank=True, max_length=2000)),
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],

@@ -108,7 +108,7 @@ def test_a_refusal_is_not_kept_so_the_key_may_be_sent_again(client, people):
 def test_a_key_whose_first_request_is_still_answered_is_a_409(client, people):
     first = correct(client, people.chief)
     # As while the first request is at work: claimed, no answer yet.
-    IdempotentRequest.objects.update(status_code=None, body=None)
+    IdempotentRequest.objects.update(status_code=None, body="")
 
     response = correct(client, people.chief)
 
@@ -123,7 +123,7 @@ def test_a_claim_left_by_a_dead_process_is_taken_over(client, people):
     correct(client, people.chief, key="key-3")
     # As a process that died after claiming the key: no answer, long ago.
     IdempotentRequest.objects.filter(key="key-3").update(
-        status_code=None, body=None, created_at=timezone.now() - dt.timedelta(minutes=10)
+        status_code=None, body="", created_at=timezone.now() - dt.timedelta(minutes=10)
     )
 
     response = correct(client, people.chief, key="key-3")
