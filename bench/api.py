@@ -15,8 +15,9 @@ on both sides), rendered as JSON.
 
 Targets: story list (page of 50) >= 30% of hello; story detail >= 60%.
 
-Beside them, without a target: one MCP tool call (``get_story`` at /mcp/, with a token) against
-a DRF hello, one request at a time on one connection, median milliseconds each.
+Beside them, without a target: the changes feed's first page (50 events, for a mirror), and
+one MCP tool call (``get_story`` at /mcp/, with a token) against a DRF hello, one request at a
+time on one connection, median milliseconds each.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from bench import pages  # noqa: E402
 HELLO = "/__bench__/api-hello/"
 LIST = "/api/v1/stories/?page_size=50"
 DETAIL = "/api/v1/stories/81/"
+CHANGES = "/api/v1/changes/?page_size=50"
 TARGETS = {"list": 0.30, "detail": 0.60}
 LIVE_STORIES = 60
 
@@ -188,6 +190,7 @@ def run(*, database: str, seconds: float, rounds: int, clients: int, workers: in
             "story list, 50": (servers["on"], LIST),
             "story detail": (servers["on"], DETAIL),
             "list, no cache": (servers["off"], LIST),
+            "changes feed, 50": (servers["on"], CHANGES),
         }
         samples: dict[str, list[float]] = {name: [] for name in plan}
         for _ in range(rounds):
@@ -220,6 +223,8 @@ def run(*, database: str, seconds: float, rounds: int, clients: int, workers: in
             flush=True,
         )
     print(f"api  list, no cache   / hello = {uncached:6.1%}   (no target: every request builds the page)", flush=True)
+    changes = rates["changes feed, 50"] / rates["hello (DRF)"]
+    print(f"api  changes feed, 50 / hello = {changes:6.1%}   (no target: a mirror's first page of events)", flush=True)
     return {"rates": rates, "ratios": ratios, "samples": samples}
 
 
