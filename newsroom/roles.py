@@ -71,6 +71,12 @@ def may_publish(user: Any, newsroom_id: int) -> bool:
     return roles_of(user).get(newsroom_id) == Role.CHIEF
 
 
+def is_chief_somewhere(user: Any) -> bool:
+    """Whether the user is chief of any newsroom (a superuser of any there is): who is offered a
+    chief's actions at all, each then asked of its own newsroom."""
+    return Role.CHIEF in roles_of(user).values()
+
+
 def role_group(role: str) -> Group:
     """The group carrying the admin permissions of a role, made or brought up to date."""
     group, _ = Group.objects.get_or_create(name=GROUP_NAMES[Role(role)])

@@ -25,8 +25,8 @@ import editions.admin  # noqa: F401  (registers EditionAdmin, which is extended 
 import manifests.admin  # noqa: F401  (registers ManifestAdmin, which is extended below)
 from editions.models import Edition
 from manifests.models import Manifest
-from newsroom.models import Newsroom, Role
-from newsroom.roles import may_publish
+from newsroom.models import Newsroom
+from newsroom.roles import is_chief_somewhere, may_publish
 from newsroom.usertime import current_zone_name, format_when
 from stories.history_admin import ScheduleForm
 from stories.models import Cite, LiveCitation, Story
@@ -70,7 +70,7 @@ class EditionDeskAdmin(BaseEditionAdmin):
         return edition.own_story_total
 
     def has_publish_permission(self, request: HttpRequest) -> bool:
-        return Newsroom.objects.for_user(request.user, role=Role.CHIEF).exists()
+        return is_chief_somewhere(request.user)
 
     def get_urls(self) -> list[Any]:
         wrap = self.admin_site.admin_view

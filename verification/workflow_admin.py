@@ -22,8 +22,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from newsroom.models import Newsroom, Role
-from newsroom.roles import may_publish, may_write
+from newsroom.roles import is_chief_somewhere, may_publish, may_write
 from stories.admin import CorrectionInline
 from stories.history_admin import ScheduleForm
 from stories.models import Story
@@ -441,7 +440,7 @@ class StoryWorkflowAdminMixin:
 
     def has_publish_permission(self, request: HttpRequest) -> bool:
         """Retracting and scheduling are a chief's: the actions show to chiefs only."""
-        return Newsroom.objects.for_user(request.user, role=Role.CHIEF).exists()
+        return is_chief_somewhere(request.user)
 
     def _bulk_page(
         self, request: HttpRequest, queryset: QuerySet, action: str, form: forms.Form, title: str
