@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import exceptions, generics, serializers
+from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -22,8 +22,17 @@ from stories.models import Story
 from verification.models import VerificationRun
 
 from .models import Scope
-from .pagination import Cursor
-from .writing import STORY_ID_PARAMETER, RunSerializer, TokenView, absolute, run_body, visible_story, write_errors
+from .writing import (
+    STORY_ID_PARAMETER,
+    RunSerializer,
+    TokenListView,
+    TokenView,
+    absolute,
+    answerable_runs,
+    run_body,
+    visible_story,
+    write_errors,
+)
 
 STATUS = OpenApiParameter(
     "status",
@@ -79,15 +88,12 @@ def desk_story_body(request: Request, story: Story) -> dict[str, Any]:
     parameters=[STATUS],
     responses={200: DeskStorySerializer(many=True), **write_errors(400, 401, 403)},
 )
-class DeskStoryList(TokenView, generics.ListAPIView):
+class DeskStoryList(TokenListView):
     token_scopes = {"GET": Scope.READ}
-    pagination_class = Cursor
     cursor_ordering = ("-updated_at", "-pk")
-    queryset = Story.objects.none()  # for the schema; get_queryset is the user's
+    queryset = Story.objects.none()
 
-    def get_queryset(self) -> QuerySet[Story]:
-        if getattr(self, "swagger_fake_view", False):
-            return self.queryset
+    def rows(self) -> QuerySet[Story]:
         stories = Story.objects.for_user(self.request.user).select_related("newsroom", "beat", "live_version")
         wanted = self.request.query_params.get("status")
         if wanted is not None:
@@ -97,9 +103,8 @@ class DeskStoryList(TokenView, generics.ListAPIView):
             stories = stories.filter(status=wanted)
         return stories
 
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        page = self.paginate_queryset(self.get_queryset())
-        return self.get_paginated_response([desk_story_body(request, story) for story in page])
+    def row_body(self, request: Request, row: Story) -> dict[str, Any]:
+        return desk_story_body(request, row)
 
 
 @extend_schema(
@@ -126,21 +131,13 @@ class DeskStoryDetail(TokenView):
     parameters=[STORY_ID_PARAMETER],
     responses={200: RunSerializer(many=True), **write_errors(400, 401, 403, 404)},
 )
-class DeskStoryRuns(TokenView, generics.ListAPIView):
+class DeskStoryRuns(TokenListView):
     token_scopes = {"GET": Scope.READ}
-    pagination_class = Cursor
     cursor_ordering = ("-queued_at", "-pk")
-    queryset = VerificationRun.objects.none()  # for the schema; get_queryset is the story's
+    queryset = VerificationRun.objects.none()
 
-    def get_queryset(self) -> QuerySet[VerificationRun]:
-        if getattr(self, "swagger_fake_view", False):
-            return self.queryset
-        story = visible_story(self.request.user, self.kwargs["id"])
-        waiting = VerificationRun.objects.awaiting_retry().filter(pk=OuterRef("pk"))
-        return (
-            VerificationRun.objects.filter(story=story).select_related("story").annotate(awaits_retry=Exists(waiting))
-        )
+    def rows(self) -> QuerySet[VerificationRun]:
+        return answerable_runs().filter(story=visible_story(self.request.user, self.kwargs["id"]))
 
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        page = self.paginate_queryset(self.get_queryset())
-        return self.get_paginated_response([run_body(request, run) for run in page])
+    def row_body(self, request: Request, row: VerificationRun) -> dict[str, Any]:
+        return run_body(request, row)

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import exceptions, generics, serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -26,8 +26,7 @@ from webhooks.models import STORY_EVENTS, Event, Webhook, WebhookDelivery
 from .errors import Conflict
 from .idempotency import idempotency_parameters, idempotent
 from .models import Scope
-from .pagination import Cursor
-from .writing import TextField, TokenView, absolute, valid, write_errors
+from .writing import TextField, TokenListView, TokenView, absolute, valid, write_errors
 
 MAX_ID = 2**63 - 1
 EVENT_CHOICES = [str(event) for event in STORY_EVENTS]
@@ -219,20 +218,16 @@ class WebhookPing(TokenView):
     parameters=[WEBHOOK_ID],
     responses={200: DeliverySerializer(many=True), **write_errors(400, 401, 403, 404)},
 )
-class WebhookDeliveries(TokenView, generics.ListAPIView):
+class WebhookDeliveries(TokenListView):
     token_scopes = {"GET": Scope.READ}
-    pagination_class = Cursor
     cursor_ordering = ("-created_at", "-pk")
-    queryset = WebhookDelivery.objects.none()  # for the schema; get_queryset is the user's
+    queryset = WebhookDelivery.objects.none()
 
-    def get_queryset(self) -> QuerySet[WebhookDelivery]:
-        if getattr(self, "swagger_fake_view", False):
-            return self.queryset
+    def rows(self) -> QuerySet[WebhookDelivery]:
         return WebhookDelivery.objects.filter(webhook=webhook_of(self.request, self.kwargs["id"]))
 
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        page = self.paginate_queryset(self.get_queryset())
-        return self.get_paginated_response([delivery_body(request, delivery) for delivery in page])
+    def row_body(self, request: Request, row: WebhookDelivery) -> dict[str, Any]:
+        return delivery_body(request, row)
 
 
 @extend_schema(

@@ -17,11 +17,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, generics, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -39,6 +39,7 @@ from .authentication import BearerTokenAuthentication
 from .errors import Conflict, ErrorSerializer
 from .idempotency import idempotency_parameters, idempotent
 from .models import Scope
+from .pagination import Cursor
 from .parsers import request_body
 from .schema import DESK1_STORY
 from .services import HiddenStory, NoRole, Submission, UnknownStory, actor_for, story_submit_document
@@ -348,6 +349,28 @@ class TokenView(APIView):
     token_scopes: dict[str, str] = {}
 
 
+class TokenListView(TokenView, generics.ListAPIView):
+    """A list a token reads, paged by cursor (``cursor_ordering``), each row as ``row_body``
+    gives it. ``queryset`` is an empty one of the model, for the schema; ``rows`` the request's."""
+
+    pagination_class = Cursor
+
+    def rows(self) -> QuerySet:
+        raise NotImplementedError
+
+    def row_body(self, request: Request, row: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def get_queryset(self) -> QuerySet:
+        if getattr(self, "swagger_fake_view", False):
+            return self.queryset
+        return self.rows()
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response([self.row_body(request, row) for row in page])
+
+
 def story_of(request: Request, id: str) -> Story:
     """The story with this desk/1 id, among those the user may see, or 404."""
     return visible_story(request.user, id)
@@ -394,15 +417,18 @@ class RunDetail(TokenView):
         return Response(run_body(request, visible_run(request.user, id)))
 
 
+def answerable_runs() -> QuerySet[VerificationRun]:
+    """Runs with what ``run_body`` reads: their story, and in the same query whether the beat
+    sweep will still ask again at its retry_at (not once the story was edited or submitted
+    again), so the time shown is one that holds."""
+    waiting = VerificationRun.objects.awaiting_retry().filter(pk=OuterRef("pk"))
+    return VerificationRun.objects.select_related("story").annotate(awaits_retry=Exists(waiting))
+
+
 def visible_run(user: Any, id: int) -> VerificationRun:
     """The run with this id, of a story in a newsroom where the user has a role, or 404."""
     run = (
-        VerificationRun.objects.select_related("story")
-        # In the same query: whether the beat sweep will still ask again at its retry_at (not
-        # once the story was edited or submitted again), so the time shown is one that holds.
-        .annotate(awaits_retry=Exists(VerificationRun.objects.awaiting_retry().filter(pk=OuterRef("pk"))))
-        .filter(pk=id, story__in=Story.objects.for_user(user))
-        .first()
+        answerable_runs().filter(pk=id, story__in=Story.objects.for_user(user)).first()
         if 0 < id <= MAX_DESK_ID
         else None
     )
