@@ -15,11 +15,10 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from api.tokens import token_create
-from newsroom.models import Newsroom, Role
-from newsroom.roles import grant_role
-from tests.api.conftest import token_of
-from tests.factories import NewsroomFactory
+from tests.api.conftest import people  # noqa: F401
 from tests.site.conftest import demo, empty_page_cache, hidden  # noqa: F401
+
+PEOPLE = ("chief", "editor", "outsider")
 
 # The live server runs in a thread of its own: what the test writes must be committed.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,21 +32,12 @@ def door(live_server, site_url, settings) -> str:
 
 
 @pytest.fixture
-def tokens(demo):  # noqa: F811 (the fixture, imported above)
-    """Raw bearer tokens: chief and editor of the seeds' newsroom, and another newsroom's chief."""
-    ai = Newsroom.objects.get(slug="artificial-intelligence")
-    other = NewsroomFactory(slug="other-desk", title="Other desk")
-    users = get_user_model().objects
-    chief = users.create_user("chief", password="x-unused-password")
-    editor = users.create_user("editor", password="x-unused-password")
-    outsider = users.create_user("outsider", password="x-unused-password")
-    grant_role(user=chief, newsroom=ai, role=Role.CHIEF)
-    grant_role(user=editor, newsroom=ai, role=Role.EDITOR)
-    grant_role(user=outsider, newsroom=other, role=Role.CHIEF)
-    reading = token_create(user=chief, expiry=None, scopes=["read"])[1]  # the chief's, scoped to reading
-    return SimpleNamespace(
-        chief=token_of(chief), editor=token_of(editor), outsider=token_of(outsider), chief_reading=reading
-    )
+def tokens(people):  # noqa: F811 (the fixture, imported above)
+    """Raw bearer tokens of the API's people (chief and editor of the seeds' newsroom, another
+    newsroom's chief), and one of the chief's scoped to reading."""
+    raw = {name: getattr(people, name)["HTTP_AUTHORIZATION"].removeprefix("Bearer ") for name in PEOPLE}
+    chief = get_user_model().objects.get(username="chief")
+    return SimpleNamespace(**raw, chief_reading=token_create(user=chief, expiry=None, scopes=["read"])[1])
 
 
 def connect(url: str, token: str | None, work: Callable[[ClientSession], Awaitable[Any]]) -> Any:
