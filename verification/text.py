@@ -120,6 +120,12 @@ def verb_base(word: str) -> str | None:
     return lemmas[0]
 
 
+def plain_verb(word: str) -> str | None:
+    """The verb a word is a form of that no suffix rule finds: a noun's ('loss': 'lose') or an
+    irregular form's ('built': 'build'); None otherwise."""
+    return NOUN_VERBS.get(word) or verb_base(word)
+
+
 def irregular_past(word: str) -> bool:
     """A past tense or participle no ending gives away ('dealt', 'ran', 'sought')."""
     base = verb_base(word)
@@ -134,7 +140,7 @@ def stem(word: str) -> str:
     w = word.lower()
     if w.endswith("'s"):
         w = w[:-2]
-    w = NOUN_VERBS.get(w) or verb_base(w) or w
+    w = plain_verb(w) or w
     if len(w) <= 3:
         return w
     for suffix, keep in (

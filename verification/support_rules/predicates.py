@@ -169,7 +169,7 @@ def _event_verb(clause: Clause, index: int) -> bool:
     tokens = clause.tokens
     token = tokens[index]
     low = token.low
-    base = lex.NOUN_VERBS.get(low) or lex.verb_base(low)
+    base = lex.plain_verb(low)
     previous = tokens[index - 1] if index else None
     if (
         low in _SPEECH
