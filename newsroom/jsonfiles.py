@@ -54,6 +54,13 @@ class JsonItem:
     error: str | None = None
     at: str = "$"  # where in the document the error is; when not "$", ``error`` begins with it
 
+    @property
+    def error_line(self) -> str:
+        """The error as a command prints it: the source, then the JSON path and the reason (an
+        error about the whole document, not JSON or too big, is at "$")."""
+        where = "" if self.at != "$" else "$: "
+        return f"{self.location}: {where}{self.error}"
+
 
 def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")

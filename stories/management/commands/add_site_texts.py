@@ -30,8 +30,7 @@ class Command(BaseCommand):
             for item in read_json_values(path, limit=settings.DESK_MAX_DOCUMENT_BYTES):
                 if item.error:
                     failed += 1
-                    where = "" if item.at != "$" else "$: "
-                    self.stderr.write(f"{item.location}: {where}{item.error}")
+                    self.stderr.write(item.error_line)
                     continue
                 try:
                     versions = site_texts_add_from(item.value)

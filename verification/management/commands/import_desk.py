@@ -64,10 +64,7 @@ class Command(BaseCommand):
                     location = item.location
                     if item.error:
                         failed += 1
-                        # An error inside the document begins with its path; one about the whole
-                        # document (not JSON, too big) is at "$".
-                        where = "" if item.at != "$" else "$: "
-                        self._say(self.stderr, f"{item.location}: {where}{item.error}")
+                        self._say(self.stderr, item.error_line)
                         continue
                     try:
                         result = story_import_desk(document=item.value, as_draft=draft, actor=ACTOR)
