@@ -62,7 +62,6 @@ class DeskStoryDetailSerializer(DeskStorySerializer):
 
 
 def desk_story_body(request: Request, story: Story) -> dict[str, Any]:
-    live = story.live_version_or_none
     return {
         "id": str(story.desk_id),
         "slug": story.slug,
@@ -72,8 +71,8 @@ def desk_story_body(request: Request, story: Story) -> dict[str, Any]:
         "status": story.status,
         "edit_version": story.edit_version,
         "updated_at": story.updated_at,
-        "published": live is not None and live.withdrawn_at is None,
-        "unpublished_changes": live is not None and live.content_hash != story.content_hash,
+        "published": story.is_public,
+        "unpublished_changes": story.has_unpublished_changes,
         "url": absolute(request, "api-desk-story-detail", id=str(story.desk_id)),
         "runs_url": absolute(request, "api-desk-story-runs", id=str(story.desk_id)),
     }

@@ -115,3 +115,19 @@ def test_the_list_costs_the_same_queries_for_one_story_and_for_many(client, peop
     with CaptureQueriesContext(connection) as many:
         assert client.get(DESK, **people.editor).status_code == 200
     assert len(many) == len(few)
+
+
+def test_a_version_readers_do_not_get_yet_is_not_called_published(client, people):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from stories.models import PublishedVersion
+
+    # Published for a time still to come (a story dated ahead): readers do not get it yet.
+    PublishedVersion.objects.filter(desk_id=int(TRAINING_ID)).update(published_at=timezone.now() + timedelta(days=1))
+
+    listed = {story["id"]: story for story in body(client.get(DESK, **people.editor))["results"]}
+
+    assert listed[TRAINING_ID]["published"] is False
+    assert listed[TRAINING_ID]["unpublished_changes"] is False
