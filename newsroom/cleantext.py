@@ -131,7 +131,9 @@ class CleanTextForm(forms.BaseForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
-            if isinstance(field, forms.CharField):
+            # A field that names each forbidden character where it stands (the desk's one text,
+            # by its line) says so with ``checks_its_own_text``.
+            if isinstance(field, forms.CharField) and not getattr(field, "checks_its_own_text", False):
                 field.validators.append(_CleanTextValidator(multiline=isinstance(field.widget, forms.Textarea)))
 
 

@@ -37,8 +37,9 @@ from newsroom.pagecache import private_response
 from newsroom.roles import roles_of
 
 from . import desk
+from .bodytext import LineError, body_text, parse_body, represents
 from .diffing import document_diff
-from .forms import CiteForm, ManifestLookup, OrderedPartForm, StoryForm, claim_label, manifest_label
+from .forms import BodyTextForm, CiteForm, ManifestLookup, OrderedPartForm, StoryForm, claim_label, manifest_label
 from .models import (
     Cite,
     Correction,
@@ -53,7 +54,7 @@ from .models import (
     Story,
 )
 from .paths import describe_path, part_of
-from .services import story_record_change
+from .services import story_record_change, story_replace_body
 
 
 class RecordsStoryChange:
@@ -93,6 +94,11 @@ POSITION_OFFSET = 1_000_000
 AUTOCOMPLETE_PAGE = 20
 
 
+# How an editor edits key facts and sections: "text" (one Markdown text) or "rows" (inlines).
+BODY_MODES = ("text", "rows")
+BODY_MODE_KEY = "desk_body_mode"
+
+
 class DeskPage:
     """What one request's story page shows beside the text: the last run's problems by the key
     fact or paragraph they concern, and the manifests its cites name, each read once."""
@@ -129,6 +135,36 @@ class DeskPage:
         for pk, section_pk in Paragraph.objects.filter(story_id=self.story_pk).values_list("pk", "section_id"):
             found[("paragraph", pk)] = f"sections[{sections[section_pk]}].paragraphs[{counters[section_pk]}]"
             counters[section_pk] += 1
+        return found
+
+    @cached_property
+    def body(self) -> dict[str, Any]:
+        """The story's key facts and sections in desk/1's shape (none for a new story)."""
+        if self.story_pk is None:
+            return {"key_facts": [], "sections": []}
+        return desk.story_body(Story(pk=self.story_pk))
+
+    def decide_mode(self, request: HttpRequest) -> None:
+        """One text, unless the editor chose rows (``?mode=rows``, kept for their session until
+        ``?mode=text``) or the story holds what one text cannot give back (a paragraph with a
+        blank line in it, say)."""
+        asked = request.GET.get("mode")
+        if asked in BODY_MODES and request.session.get(BODY_MODE_KEY) != asked:
+            request.session[BODY_MODE_KEY] = asked
+        self.text_fits = represents(self.body)
+        wanted = request.session.get(BODY_MODE_KEY, "text")
+        if request.method == "POST":
+            # A save is read as the page it came from was shown, whatever another tab chose since.
+            wanted = "text" if "body" in request.POST else "rows" if "sections-TOTAL_FORMS" in request.POST else wanted
+        self.text_mode = wanted == "text" and self.text_fits
+
+    def body_problems(self) -> list[str]:
+        """The last run's problems in the one text's words: "Line 14, section 2, paragraph 1: …"."""
+        lines = parse_body(body_text(self.body))
+        found = []
+        for at, message in self._problem_source():
+            line = lines.line_of(at) if at not in ("", "$") else None
+            found.append(str(LineError(line, at, message)) if line else f"{describe_path(at)}: {message}")
         return found
 
     def problems_of(self, obj: Any) -> list[str]:
@@ -453,6 +489,7 @@ class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedM
             "admin/js/vendor/select2/select2.full.min.js",
             "admin/js/jquery.init.js",
             "admin/desk/cites.js",
+            "admin/desk/bodytext.js",
             "admin/desk/words.js",
         ]
 
@@ -501,7 +538,7 @@ class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedM
         story_pk = int(object_id) if object_id and str(object_id).isdigit() else None
         if story_pk is not None and not self.get_queryset(request).filter(pk=story_pk).exists():
             story_pk = None  # another newsroom's story: Django's own answer follows, nothing read for it
-        request.desk_page = DeskPage(
+        request.desk_page = page = DeskPage(
             story_pk,
             problems=(lambda: self.check_problems(story_pk)) if story_pk is not None else list,
             urls={
@@ -509,7 +546,12 @@ class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedM
                 "claims": reverse("admin:stories_story_claims"),
             },
         )
+        page.decide_mode(request)
         context = dict(extra_context or {})
+        if page.text_mode:
+            context["body_mode"] = {"url": "?mode=rows", "label": "Edit key facts and sections as rows"}
+        elif page.text_fits:
+            context["body_mode"] = {"url": "?mode=text", "label": "Edit key facts and sections as one text"}
         if story_pk is not None:
             context["preview_url"] = reverse("admin:stories_story_preview", args=[story_pk])
         try:
@@ -520,12 +562,68 @@ class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedM
             request.story_lost_race = (lost.field, lost.message)
             return super().changeform_view(request, object_id, form_url, context)
 
+    # --- Key facts and sections: one text, or rows --------------------------------------------
+
+    def _text_mode(self, request: HttpRequest) -> bool:
+        page = getattr(request, "desk_page", None)
+        return page is not None and page.text_mode
+
+    def get_inlines(self, request, obj):
+        inlines = super().get_inlines(request, obj)
+        if self._text_mode(request):
+            return [inline for inline in inlines if inline not in (KeyFactInline, SectionInline)]
+        return inlines
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = list(super().get_fieldsets(request, obj))
+        if self._text_mode(request):
+            at = next((index + 1 for index, (name, _) in enumerate(fieldsets) if name == "Placement"), 0)
+            fieldsets.insert(at, ("Key facts and sections", {"fields": ["body"]}))
+        return fieldsets
+
     def get_form(self, request, obj=None, change=False, **kwargs):
+        if self._text_mode(request):
+            page = request.desk_page
+            base = kwargs.pop("form", None) or self.form
+            attrs = {
+                "current_body": page.body,
+                "lookup": page.lookup,
+                "urls": page.urls,
+                "body_help": self._body_help(page),
+            }
+            kwargs["form"] = type(base.__name__, (BodyTextForm, base), attrs)
         form = super().get_form(request, obj, change, **kwargs)
         lost_race = getattr(request, "story_lost_race", None)
         if lost_race is not None:
             form = type(form.__name__, (form,), {"lost_race": lost_race})
         return form
+
+    def _body_help(self, page: DeskPage) -> SafeString:
+        problems = page.body_problems() if page.story_pk is not None else []
+        checks = (
+            format_html(
+                '<p>The last checks found:</p><ul class="desk-problems">{}</ul>',
+                format_html_join("", "<li>{}</li>", ((problem,) for problem in problems)),
+            )
+            if problems
+            else ""
+        )
+        return format_html(
+            "{}<p>Key facts first, one line each beginning with “- ” (“- [self-reported] ” for a "
+            "claim the source makes of itself); a line “## heading” starts each section; a blank "
+            "line between paragraphs. A cite ends its key fact or paragraph: "
+            "<code>[^manifest id: claim id, claim id]</code>. <strong>Insert cite</strong> (or "
+            "Ctrl+K) finds a manifest by its title and its claims by their words; "
+            "<strong>Same cite as above</strong> repeats the last cite before the cursor. "
+            '<a href="?mode=rows">Edit as rows</a> instead.</p>',
+            checks,
+        )
+
+    def save_related(self, request, form, formsets, change):
+        # The one text's key facts and sections, when they changed, before the change is recorded.
+        if getattr(form, "body_parts", None) is not None:
+            story_replace_body(story=form.instance, body=form.body_parts)
+        super().save_related(request, form, formsets, change)
 
     def save_model(self, request, obj, form, change):
         # Two editors may both pass the form's unique checks for the same id (or address) and

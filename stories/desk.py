@@ -28,7 +28,7 @@ from newsroom.cleantext import json_text_problems
 from newsroom.jsonfiles import DocumentError, JsonInputError, Problem, parse_json, schema_problems
 from newsroom.models import Disclosure, Label, ReuseTerms, RunGuide, SiteText, SponsorAd, Writer
 
-from .models import Cite, ListItem, Story, trust_text
+from .models import Cite, KeyFact, ListItem, Paragraph, Section, Story, trust_text
 
 SCHEMA_NAME = "hangingcontext.desk/1"
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "desk-1.schema.json"
@@ -338,6 +338,24 @@ class StoryView:
         for item in all_of("list_items"):
             self.lists[item.kind].append(item.text)
 
+    def key_facts_as_desk(self) -> list[dict[str, Any]]:
+        return [
+            {"text": fact.text, "self_reported": fact.self_reported, "cites": [cite.as_desk() for cite in cites]}
+            for fact, cites in self.key_facts
+        ]
+
+    def sections_as_desk(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "heading": section.heading,
+                "paragraphs": [
+                    {"markdown": paragraph.markdown, "cites": [cite.as_desk() for cite in cites]}
+                    for paragraph, cites in paragraphs
+                ],
+            }
+            for section, paragraphs in self.sections
+        ]
+
     def all_cites(self) -> Iterator[Cite]:
         for _, cites in self.key_facts:
             yield from cites
@@ -402,6 +420,19 @@ def site_texts(story: Story) -> dict[str, Any]:
     return texts
 
 
+def story_body(story: Story) -> dict[str, Any]:
+    """A story's key facts and sections in desk/1's shape, in four queries whatever its size."""
+    parts = {
+        "key_facts": KeyFact.objects.filter(story=story),
+        "sections": Section.objects.filter(story=story),
+        "paragraphs": Paragraph.objects.filter(story=story).order_by("position"),
+        "cites": Cite.objects.filter(story=story),
+        "list_items": [],
+    }
+    view = StoryView(story, parts)
+    return {"key_facts": view.key_facts_as_desk(), "sections": view.sections_as_desk()}
+
+
 def export_story(story: Story, manifests: dict[str, Manifest] | None = None) -> dict[str, Any]:
     """The desk/1 JSON of a story fetched ``with_parts()``.
 
@@ -440,10 +471,7 @@ def export_story(story: Story, manifests: dict[str, Manifest] | None = None) -> 
         },
         "source_count": len(cited),
         "publishers": sorted({manifest.source_name for manifest in ledger}),
-        "key_facts": [
-            {"text": fact.text, "self_reported": fact.self_reported, "cites": [cite.as_desk() for cite in cites]}
-            for fact, cites in view.key_facts
-        ],
+        "key_facts": view.key_facts_as_desk(),
     }
 
     def optional(key: str, value: Any, empty: bool) -> None:
@@ -455,16 +483,7 @@ def export_story(story: Story, manifests: dict[str, Manifest] | None = None) -> 
         for image in story.images.all()
     ]
     optional("images", images, not images)
-    document["sections"] = [
-        {
-            "heading": section.heading,
-            "paragraphs": [
-                {"markdown": paragraph.markdown, "cites": [cite.as_desk() for cite in cites]}
-                for paragraph, cites in paragraphs
-            ],
-        }
-        for section, paragraphs in view.sections
-    ]
+    document["sections"] = view.sections_as_desk()
     optional("unresolved", view.lists[ListItem.Kind.UNRESOLVED], not view.lists[ListItem.Kind.UNRESOLVED])
     card = {kind.value: view.lists[kind] for kind in DECISION_CARD_KINDS}
     optional("decision_card", card, not any(card.values()))

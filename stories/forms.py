@@ -12,11 +12,13 @@ from django.core.exceptions import ValidationError
 from django.db.models import Max, Prefetch
 
 from manifests.models import Claim, Manifest
-from newsroom.cleantext import CleanTextForm
+from newsroom.cleantext import CleanTextForm, text_problem
 
-from .models import Cite, Story
+from . import bodytext
+from .models import Cite, Section, Story
 
 ID_MAX = 100
+HEADING_MAX = Section._meta.get_field("heading").max_length
 
 
 class ManifestLookup:
@@ -257,3 +259,134 @@ class StoryForm(CleanTextForm, forms.ModelForm):
 def next_desk_id() -> int:
     """The next free story id: one more than the highest."""
     return (Story.objects.aggregate(highest=Max("desk_id"))["highest"] or 0) + 1
+
+
+def _cite_key(cite: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    return cite["manifest_id"], tuple(cite["claim_ids"])
+
+
+class BodyTextField(forms.CharField):
+    # Its form names each forbidden character on its line (``BodyTextForm._part_errors``).
+    checks_its_own_text = True
+
+
+class BodyTextForm(forms.Form):
+    """What the story form gains in the one-text mode: its key facts and sections as one
+    Markdown text (``stories.bodytext``), parsed and checked on save, each error on its line. A
+    cite the story already has is left as it is (the checks judge it); a new one must name a
+    manifest of the store and claims of that manifest, as the cite picker offers them. Put it
+    first among the story form's bases."""
+
+    body = BodyTextField(
+        label="Key facts and sections",
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"class": "desk-body", "spellcheck": "true"}),
+    )
+
+    # Set per page by the admin (``StoryAdmin.get_form``): what the story holds now, the page's
+    # manifests, the cite picker's addresses and what the field says under it.
+    current_body: dict[str, Any] = {"key_facts": [], "sections": []}
+    lookup: ManifestLookup = ManifestLookup()
+    urls: dict[str, str] = {}
+    body_help: str = ""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.initial["body"] = bodytext.body_text(self.current_body)
+        self.body_parts: dict[str, Any] | None = None
+        field = self.fields["body"]
+        field.help_text = self.body_help
+        field.widget.attrs.update(
+            {
+                "data-manifests-url": self.urls.get("manifests", ""),
+                "data-claims-url": self.urls.get("claims", ""),
+                "rows": min(40, max(12, self.initial["body"].count("\n") + 3)),
+            }
+        )
+
+    def clean_body(self) -> str:
+        text = (self.cleaned_data.get("body") or "").replace("\r\n", "\n")
+        unclean = [
+            f"Line {number}: the text {problem}"
+            for number, line in enumerate(text.split("\n"), start=1)
+            if (problem := text_problem(line, multiline=True))
+        ]
+        if unclean:
+            raise ValidationError(unclean, code="unclean_text")
+        body = bodytext.parse_body(text)
+        errors = body.errors + self._part_errors(body)
+        if not errors:
+            errors = self._cite_errors(body)
+        if errors:
+            raise ValidationError([str(error) for error in errors], code="body")
+        if body.parts() != {"key_facts": self.current_body["key_facts"], "sections": self.current_body["sections"]}:
+            self.body_parts = body.parts()
+        return text
+
+    def _part_errors(self, body: bodytext.Body) -> list[bodytext.LineError]:
+        errors = []
+
+        def refuse(at: str, message: str) -> None:
+            errors.append(bodytext.LineError(body.line_of(at) or 1, at, message))
+
+        # Every line is clean of what no text may hold (``clean_body``); a tab, which a
+        # paragraph may hold, is still refused in an id, a key fact or a heading.
+        def refuse_unclean(at: str, what: str, text: str) -> None:
+            problem = text_problem(text)
+            if problem:
+                refuse(at, f"{what} {problem}")
+
+        for at, cite in body.cites():
+            for claim_id in [cite["manifest_id"], *cite["claim_ids"]]:
+                refuse_unclean(at, "an id", claim_id)
+        for index, fact in enumerate(body.key_facts):
+            refuse_unclean(f"key_facts[{index}]", "the key fact", fact["text"])
+        for s_index, section in enumerate(body.sections):
+            at = f"sections[{s_index}]"
+            refuse_unclean(at, "the heading", section["heading"])
+            if len(section["heading"]) > HEADING_MAX:
+                refuse(at, f"a heading is at most {HEADING_MAX} characters")
+            for p_index, paragraph in enumerate(section["paragraphs"]):
+                if not paragraph["markdown"].strip():
+                    refuse(f"{at}.paragraphs[{p_index}]", "a paragraph needs its text, not only cites")
+        return errors
+
+    def _cite_errors(self, body: bodytext.Body) -> list[bodytext.LineError]:
+        kept = {
+            _cite_key(cite)
+            for part in self.current_body["key_facts"]
+            + [paragraph for section in self.current_body["sections"] for paragraph in section["paragraphs"]]
+            for cite in part["cites"]
+        }
+        new = [(at, cite) for at, cite in body.cites() if _cite_key(cite) not in kept]
+        self.lookup.preload(cite["manifest_id"] for _, cite in new)
+        errors = []
+        for at, cite in new:
+            line, manifest_id = body.line_of(at) or 1, cite["manifest_id"]
+            if len(manifest_id) > ID_MAX or any(len(claim_id) > ID_MAX for claim_id in cite["claim_ids"]):
+                errors.append(bodytext.LineError(line, at, f"an id is at most {ID_MAX} characters"))
+                continue
+            manifest = self.lookup.get(manifest_id)
+            if manifest is None:
+                errors.append(
+                    bodytext.LineError(
+                        line,
+                        at,
+                        f"manifest {manifest_id} is not in the store; pick one with “Insert cite”, or cite it "
+                        "from the rows editor with “not in the store yet”",
+                    )
+                )
+                continue
+            known = {claim.claim_id for claim in manifest.claims.all()}
+            unknown = [claim_id for claim_id in cite["claim_ids"] if claim_id not in known]
+            if unknown:
+                errors.append(
+                    bodytext.LineError(
+                        line,
+                        at,
+                        f"{', '.join(unknown)} {'is not a claim' if len(unknown) == 1 else 'are not claims'} "
+                        f"of manifest {manifest_id}",
+                    )
+                )
+        return errors

@@ -198,8 +198,8 @@ def _delete_parts(story: Story) -> None:
         model.objects.filter(story=story)._raw_delete(model.objects.db)
 
 
-def _create_parts(story: Story, document: dict[str, Any]) -> None:
-    """Write every part of the story with one bulk insert per table."""
+def _create_body(story: Story, document: dict[str, Any]) -> None:
+    """Write the story's key facts, sections, paragraphs and cites, one bulk insert per table."""
     facts = KeyFact.objects.bulk_create(
         KeyFact(story=story, position=index, text=fact["text"], self_reported=fact["self_reported"])
         for index, fact in enumerate(document["key_facts"])
@@ -230,6 +230,11 @@ def _create_parts(story: Story, document: dict[str, Any]) -> None:
         for index, cite in enumerate(source["cites"])
     ]
     Cite.objects.bulk_create(cites)
+
+
+def _create_parts(story: Story, document: dict[str, Any]) -> None:
+    """Write every part of the story with one bulk insert per table."""
+    _create_body(story, document)
     Image.objects.bulk_create(
         Image(story=story, position=index, **image) for index, image in enumerate(document.get("images", []))
     )
@@ -248,6 +253,15 @@ def _create_parts(story: Story, document: dict[str, Any]) -> None:
     RelatedLink.objects.bulk_create(
         RelatedLink(story=story, position=index, **link) for index, link in enumerate(document.get("related", []))
     )
+
+
+def story_replace_body(*, story: Story, body: dict[str, Any]) -> None:
+    """Make the story's key facts and sections (with their paragraphs and cites) those of
+    ``body``, in desk/1's shape: what the desk's one-text mode saves. The caller records the
+    change (``story_record_change``), as every path does once per change."""
+    for model in (Cite, Paragraph, Section, KeyFact):
+        model.objects.filter(story=story)._raw_delete(model.objects.db)
+    _create_body(story, body)
 
 
 def story_record_change(

@@ -51,7 +51,7 @@ def test_every_list_page_search_and_change_page_answers(admin_client, demo):
 
 def test_the_story_page_in_admin_shows_every_part(admin_client, demo):
     story = Story.objects.get(desk_id=81)
-    page = admin_client.get(reverse("admin:stories_story_change", args=[story.pk])).content.decode()
+    page = admin_client.get(reverse("admin:stories_story_change", args=[story.pk]), {"mode": "rows"}).content.decode()
     document = seed()
     for fact in document["key_facts"]:
         assert fact["text"][:60] in page
@@ -82,7 +82,7 @@ def test_editing_a_published_paragraph_in_admin_records_it_and_refreshes_the_pag
     page_url = story.get_absolute_url()
     assert "most common failure mode" in admin_client.get(page_url).content.decode()
     revisions = story.revisions.count()
-    url = reverse("admin:stories_story_change", args=[story.pk])
+    url = reverse("admin:stories_story_change", args=[story.pk]) + "?mode=rows"
 
     with django_capture_on_commit_callbacks(execute=True):
         response = submit_changed(

@@ -86,7 +86,7 @@ def write_paragraph(page: Any, manifest: Any, section: int, number: int, text: s
 
 def first_cite_row(page: Any, manifest: Any) -> str:
     """On a new story's page: a section, a paragraph and a cite of ``manifest``; the cite's prefix."""
-    page.goto(page.url.split("/admin/")[0] + "/admin/stories/story/add/")
+    page.goto(page.url.split("/admin/")[0] + "/admin/stories/story/add/?mode=rows")
     add(page, "sections-group", "section")
     add(page, "sections-0-paragraphs-group", "paragraph")
     add(page, "sections-0-paragraphs-0-cites-group", "cite")
@@ -127,7 +127,7 @@ def test_the_whole_desk_from_a_draft_to_a_corrected_story(desk_world, browser):
     shot(page, "01-dashboard")
 
     # 2. Writes a story: two sections, three paragraphs, cites chosen by autocomplete.
-    page.goto(browser.url("/admin/stories/story/add/"))
+    page.goto(browser.url("/admin/stories/story/add/?mode=rows"))
     page.locator("#id_headline").press_sequentially(HEADLINE)
     assert page.input_value("#id_slug") == "harbour-dredging-ends"  # suggested from the headline
     choose(page, "id_newsroom", "Harbour", "Harbour Desk")
@@ -216,7 +216,7 @@ def test_the_claims_box_is_shut_until_its_claims_arrive(desk_world, browser):
     page = sign_in(browser, "edna")
     held: list[Any] = []
     page.route("**/admin/stories/story/manifests/claims/**", lambda route: held.append(route))
-    page.goto(browser.url("/admin/stories/story/add/"))
+    page.goto(browser.url("/admin/stories/story/add/?mode=rows"))
     add(page, "sections-group", "section")
     add(page, "sections-0-paragraphs-group", "paragraph")
     add(page, "sections-0-paragraphs-0-cites-group", "cite")
@@ -239,7 +239,7 @@ def test_the_claims_box_is_shut_until_its_claims_arrive(desk_world, browser):
 
 def test_the_story_page_counts_words_and_warns_before_unsaved_changes_are_lost(desk_world, browser):
     page = sign_in(browser, "edna")
-    page.goto(browser.url("/admin/stories/story/add/"))
+    page.goto(browser.url("/admin/stories/story/add/?mode=rows"))
     add(page, "sections-group", "section")
     add(page, "sections-0-paragraphs-group", "paragraph")
     add(page, "sections-0-paragraphs-group", "paragraph")

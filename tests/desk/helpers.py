@@ -11,10 +11,14 @@ from django.urls import reverse
 from tests.publishing.forms import form_fields
 
 
-def story_url(story: Any = None) -> str:
+def story_url(story: Any = None, *, rows: bool = True) -> str:
+    """The story's page (the add page for none); as rows, the editor these helpers fill, or in
+    the one-text mode, the page's default."""
     if story is None:
-        return reverse("admin:stories_story_add")
-    return reverse("admin:stories_story_change", args=[story.pk])
+        url = reverse("admin:stories_story_add")
+    else:
+        url = reverse("admin:stories_story_change", args=[story.pk])
+    return f"{url}?mode=rows" if rows else url
 
 
 def page_fields(client: Any, url: str) -> dict[str, Any]:

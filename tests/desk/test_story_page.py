@@ -394,17 +394,20 @@ def big_story(story: Story, *, sections: int, paragraphs: int, cites: int, facts
     return story
 
 
-def test_the_story_page_costs_the_same_queries_for_a_small_and_a_large_story(client, editor, stories):
+@pytest.mark.parametrize("rows", [False, True], ids=["one text", "rows"])
+def test_the_story_page_costs_the_same_queries_for_a_small_and_a_large_story(client, editor, stories, rows):
     small = big_story(stories.good(), sections=1, paragraphs=1, cites=1, facts=1)
     large = big_story(stories.good(), sections=8, paragraphs=6, cites=3, facts=6)
     assert Cite.objects.filter(story=large).count() > 150
     client.force_login(editor)
-    client.get(story_url(small))  # sessions, permissions and content types warmed alike
+    client.get(story_url(small, rows=rows))  # sessions, permissions and content types warmed alike
 
     counts = []
     for story in (small, large):
         with CaptureQueriesContext(connection) as queries:
-            assert client.get(story_url(story)).status_code == 200
+            page = client.get(story_url(story, rows=rows))
+        assert page.status_code == 200
+        assert ('name="body"' in page.content.decode()) is not rows
         counts.append(len(queries))
 
     assert counts[0] == counts[1], counts

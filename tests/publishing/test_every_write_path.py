@@ -68,6 +68,11 @@ def _admin_url(obj: Any) -> str:
     return reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
 
 
+def _rows_url(story: Story) -> str:
+    """The story page with its key facts and sections as rows, not as one text."""
+    return f"{_admin_url(story)}?mode=rows"
+
+
 def first(model: type, story: Story, **filters: Any) -> Any:
     return model.objects.filter(story=story, **filters).order_by("pk").first()
 
@@ -81,15 +86,20 @@ def other_claims(value: list[str]) -> list[str]:
 # nested ones included (story parts have no pages of their own). (url, field, how to change it)
 ADMIN_EDITS: dict[str, Callable[[Story], tuple[str, str, Callable[[Any], Any]]]] = {
     "story form": lambda story: (_admin_url(story), "headline", marked),
-    "key fact inline": lambda story: (_admin_url(story), "key_facts-0-text", marked),
-    "section inline": lambda story: (_admin_url(story), "sections-0-heading", marked),
-    "paragraph inline in its section": lambda story: (_admin_url(story), "sections-0-paragraphs-0-markdown", marked),
-    "cite inline of a paragraph": lambda story: (
+    "one text of key facts and sections": lambda story: (
         _admin_url(story),
+        "body",
+        lambda text: text.replace("## ", f"## {MARK} ", 1),
+    ),
+    "key fact inline": lambda story: (_rows_url(story), "key_facts-0-text", marked),
+    "section inline": lambda story: (_rows_url(story), "sections-0-heading", marked),
+    "paragraph inline in its section": lambda story: (_rows_url(story), "sections-0-paragraphs-0-markdown", marked),
+    "cite inline of a paragraph": lambda story: (
+        _rows_url(story),
         "sections-0-paragraphs-0-cites-0-claim_ids",
         other_claims,
     ),
-    "cite inline of a key fact": lambda story: (_admin_url(story), "key_facts-0-cites-0-claim_ids", other_claims),
+    "cite inline of a key fact": lambda story: (_rows_url(story), "key_facts-0-cites-0-claim_ids", other_claims),
     "unresolved question inline": lambda story: (_admin_url(story), "list_items-0-text", marked),
     "decision card inline": lambda story: (_admin_url(story), "list_items-2-0-text", marked),
     "related link inline": lambda story: (_admin_url(story), "related_links-0-headline", marked),

@@ -199,8 +199,10 @@ def test_the_story_page_says_the_checks_could_not_decide_why_and_when_they_run_a
     assert "The checks could not decide" in html
     assert "they run again by themselves at" in html
     assert REASON in html
-    # Beside the key fact it concerns, too.
-    assert f"Key fact 1: {REASON}" in html
+    # On the line of the key fact it concerns, too; and beside that key fact as rows.
+    assert f"Line 1, key fact 1: {REASON}" in html
+    rows = client.get(reverse("admin:stories_story_change", args=[story.pk]), {"mode": "rows"}).content.decode()
+    assert f"Key fact 1: {REASON}" in rows
 
 
 @pytest.mark.usefixtures("eager")

@@ -4,12 +4,35 @@
 {
     const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’.,%-]*/gu;
 
+    const MARKER = /\[\^[^\s\[\]:,^]+:[^\[\]]*\]/g;
+
     function countWords(text) {
         return (text.match(WORD) || []).length;
     }
 
+    function isBody(element) {
+        return element.tagName === 'TEXTAREA' && element.name === 'body';
+    }
+
     function isParagraph(element) {
-        return element.tagName === 'TEXTAREA' && /-paragraphs-\d+-markdown$/.test(element.name);
+        return isBody(element) || (element.tagName === 'TEXTAREA' && /-paragraphs-\d+-markdown$/.test(element.name));
+    }
+
+    function paragraphWords(textarea) {
+        if (!isBody(textarea)) {
+            return countWords(textarea.value);
+        }
+        // The one text: the words of its paragraphs, after the first section's heading, cites left out.
+        let words = 0;
+        let inSections = false;
+        for (const line of textarea.value.split('\n')) {
+            if (/^##(\s|$)/.test(line)) {
+                inSections = true;
+            } else if (inSections) {
+                words += countWords(line.replace(MARKER, ''));
+            }
+        }
+        return words;
     }
 
     function say(count) {
@@ -29,12 +52,12 @@
 
     function refresh(total, textarea) {
         if (textarea) {
-            countFor(textarea).textContent = say(countWords(textarea.value));
+            countFor(textarea).textContent = say(paragraphWords(textarea));
         }
         let words = 0;
         for (const each of document.querySelectorAll('textarea')) {
             if (isParagraph(each) && !each.closest('.empty-form, .djn-empty-form') && !each.name.includes('__prefix__')) {
-                words += countWords(each.value);
+                words += paragraphWords(each);
             }
         }
         total.textContent = 'The story: ' + say(words) + ' in its paragraphs';
@@ -51,7 +74,7 @@
         form.prepend(total);
         for (const textarea of form.querySelectorAll('textarea')) {
             if (isParagraph(textarea) && !textarea.name.includes('__prefix__')) {
-                countFor(textarea).textContent = say(countWords(textarea.value));
+                countFor(textarea).textContent = say(paragraphWords(textarea));
             }
         }
         refresh(total, null);
