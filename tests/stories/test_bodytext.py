@@ -10,7 +10,8 @@ import pytest
 
 from stories.bodytext import body_text, parse_body, represents
 
-SEEDS = sorted((Path(__file__).resolve().parents[3] / "shared" / "seeds").glob("*.json"))
+SEEDS = sorted((Path(__file__).resolve().parents[2] / "stories" / "fixtures" / "seeds").glob("*.json"))
+assert SEEDS, "the seeds are where load_demo finds them"
 
 
 @pytest.mark.parametrize("seed", SEEDS, ids=lambda path: path.stem)
