@@ -266,7 +266,7 @@ def _cite_key(cite: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
 
 
 class BodyTextField(forms.CharField):
-    # Its form names each forbidden character on its line (``BodyTextForm._part_errors``).
+    # Its form names each forbidden character on its line (``BodyTextForm.clean_body``).
     checks_its_own_text = True
 
 
