@@ -175,3 +175,27 @@ def test_the_change_page_fits_1280_px_for_the_seed_and_a_320_paragraph_story(see
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280, name
         assert body.evaluate("area => area.getBoundingClientRect().right") <= 1280, name
     assert browser.console_errors == []
+
+
+def test_the_picker_opens_on_ctrl_k_and_writes_no_cite_without_a_claim(desk_world, browser):
+    page = sign_in(browser, "edna")
+    page.goto(browser.url("/admin/stories/story/add/"))
+    body = page.locator("textarea.desk-body")
+    body.click()
+    page.keyboard.type("- A fact.")
+
+    page.locator("button.desk-same-cite").click()
+    assert page.locator(".desk-body-note").inner_text() == "No cite above the cursor to repeat."
+    body.press("Control+k")
+    manifest_box = page.locator(".desk-picker-manifest")
+    assert manifest_box.evaluate("box => box === document.activeElement")
+    pick_with_keyboard(page, manifest_box, "dredging report", desk_world["manifest"].source_name)
+    claims = page.locator(".desk-picker-claim:enabled")
+    claims.wait_for()
+    claims.press("Enter")  # no claim chosen yet: nothing is written, and the picker says why
+
+    assert page.locator(".desk-picker-note").inner_text() == "A cite needs a manifest and at least one of its claims."
+    assert page.locator("dialog.desk-picker").is_visible()
+    page.keyboard.press("Escape")
+    assert body.input_value() == "- A fact."
+    assert browser.console_errors == []

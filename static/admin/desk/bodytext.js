@@ -93,11 +93,12 @@
         const claimBox = element('input', {type: 'search', class: 'desk-picker-claim', 'aria-label': 'Claims: their words', placeholder: 'Claims: type their words, Enter adds one', autocomplete: 'off', disabled: ''});
         const claims = element('ul', {class: 'desk-picker-list', id: 'desk-picker-claims', role: 'listbox'});
         const chosenClaims = element('ol', {class: 'desk-picker-chosen'});
+        const warning = element('p', {class: 'desk-picker-note', 'aria-live': 'polite'});
         const buttons = element('p', {class: 'desk-picker-buttons'});
         const write = element('button', {type: 'button', class: 'button default desk-picker-insert'}, 'Insert');
         const cancel = element('button', {type: 'button', class: 'button desk-picker-cancel'}, 'Cancel');
         buttons.append(write, cancel);
-        dialog.append(manifestBox, manifests, chosenManifest, claimBox, claims, chosenClaims, buttons);
+        dialog.append(manifestBox, manifests, chosenManifest, claimBox, claims, chosenClaims, warning, buttons);
         document.body.append(dialog);
 
         let manifestId = '';
@@ -119,6 +120,7 @@
             claimBox.disabled = true;
             chosenManifest.textContent = '';
             chosenClaims.replaceChildren();
+            warning.textContent = '';
             claimChoices.show([]);
             dialog.showModal();
             manifestBox.focus();
@@ -178,7 +180,7 @@
 
         function insertCite() {
             if (!manifestId || !picked.length) {
-                note.textContent = 'A cite needs a manifest and at least one of its claims.';
+                warning.textContent = 'A cite needs a manifest and at least one of its claims.';
                 (manifestId ? claimBox : manifestBox).focus();
                 return;
             }
