@@ -37,7 +37,7 @@ from newsroom.pagecache import private_response
 from newsroom.roles import roles_of
 
 from . import desk
-from .bodytext import LineError, body_text, parse_body, represents
+from .bodytext import Body, LineError, body_text, parse_body, represents
 from .diffing import document_diff
 from .forms import BodyTextForm, CiteForm, ManifestLookup, OrderedPartForm, StoryForm, claim_label, manifest_label
 from .models import (
@@ -609,7 +609,7 @@ class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedM
             else ""
         )
         return format_html(
-            "{}<p>Key facts first, one line each beginning with “- ” (“- [self-reported] ” for a "
+            "{}{}<p>Key facts first, one line each beginning with “- ” (“- [self-reported] ” for a "
             "claim the source makes of itself); a line “## heading” starts each section; a blank "
             "line between paragraphs. A cite ends its key fact or paragraph: "
             "<code>[^manifest id: claim id, claim id]</code>. <strong>Insert cite</strong> (or "
@@ -617,6 +617,32 @@ class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedM
             "<strong>Same cite as above</strong> repeats the last cite before the cursor. "
             '<a href="?mode=rows">Edit as rows</a> instead.</p>',
             checks,
+            self._cited(page),
+        )
+
+    def _cited(self, page: DeskPage) -> SafeString | str:
+        """What the text's cite markers name, in words: each manifest and the claims of it cited."""
+        claims_by_manifest: dict[str, list[str]] = {}
+        for _, cite in Body(**page.body).cites():
+            cited = claims_by_manifest.setdefault(cite["manifest_id"], [])
+            cited += [claim_id for claim_id in cite["claim_ids"] if claim_id not in cited]
+        if not claims_by_manifest:
+            return ""
+        entries = []
+        for manifest_id, claim_ids in claims_by_manifest.items():
+            manifest = page.lookup.get(manifest_id)
+            texts = {claim.claim_id: claim_label(claim) for claim in manifest.claims.all()} if manifest else {}
+            entries.append(
+                format_html(
+                    "<dt>{}</dt>{}",
+                    manifest_label(manifest) if manifest else f"{manifest_id} (not in the store)",
+                    format_html_join("", "<dd>{}</dd>", ((texts.get(claim_id, claim_id),) for claim_id in claim_ids)),
+                )
+            )
+        return format_html(
+            '<details class="desk-cited"><summary>What the cites name ({} manifests)</summary><dl>{}</dl></details>',
+            len(entries),
+            format_html_join("", "{}", ((entry,) for entry in entries)),
         )
 
     def save_related(self, request, form, formsets, change):

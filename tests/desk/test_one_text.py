@@ -8,8 +8,11 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
+from manifests.models import Manifest
 from stories import bodytext, desk
+from stories.forms import claim_label, manifest_label
 from stories.models import Cite, KeyFact, Paragraph, Section, Story
 
 from .helpers import errors_of, page_fields, story_url
@@ -257,3 +260,17 @@ def test_a_story_one_text_cannot_give_back_is_edited_as_rows(client, editor, sto
     assert 'name="body"' not in html
     assert "sections-TOTAL_FORMS" in html
     assert "Edit key facts and sections as one text" not in html
+
+
+def test_the_page_says_in_words_what_each_cited_manifest_and_claim_is(client, editor, stories):
+    story = stories.good()
+    cite = Cite.objects.filter(story=story).first()
+    manifest = Manifest.objects.get(manifest_id=cite.manifest_id)
+    client.force_login(editor)
+
+    html = client.get(story_url(story, rows=False)).content.decode()
+
+    cited = html[html.index('<details class="desk-cited">') :]
+    assert f"<dt>{escape(manifest_label(manifest))}</dt>" in cited
+    for claim in manifest.claims.filter(claim_id__in=cite.claim_ids):
+        assert f"<dd>{escape(claim_label(claim))}</dd>" in cited
