@@ -22,6 +22,7 @@ from stories import desk
 from stories.models import Story
 from stories.services import story_import_desk
 
+from .conftest import axe_violations
 from .test_desk import ARTIFACTS, CLAIMS, desk_world, shot, sign_in  # noqa: F401  (shared fixture)
 
 # ruff: noqa: F811  (the shared fixture, named as a test's argument)
@@ -177,7 +178,7 @@ def test_the_change_page_fits_1280_px_for_the_seed_and_a_320_paragraph_story(see
     assert browser.console_errors == []
 
 
-def test_the_picker_opens_on_ctrl_k_and_writes_no_cite_without_a_claim(desk_world, browser):
+def test_the_picker_opens_on_ctrl_k_and_writes_no_cite_without_a_claim(desk_world, browser, axe_source):
     page = sign_in(browser, "edna")
     page.goto(browser.url("/admin/stories/story/add/"))
     body = page.locator("textarea.desk-body")
@@ -196,6 +197,7 @@ def test_the_picker_opens_on_ctrl_k_and_writes_no_cite_without_a_claim(desk_worl
 
     assert page.locator(".desk-picker-note").inner_text() == "A cite needs a manifest and at least one of its claims."
     assert page.locator("dialog.desk-picker").is_visible()
+    assert axe_violations(page, axe_source) == []  # the page with the picker open
     page.keyboard.press("Escape")
     assert body.input_value() == "- A fact."
     assert browser.console_errors == []

@@ -28,8 +28,12 @@
 
     // One list of choices under a search box: arrows move the highlight, Enter picks it.
     class Choices {
-        constructor(list, onPick) {
+        constructor(box, list, onPick) {
+            this.box = box;
             this.list = list;
+            box.setAttribute('role', 'combobox');
+            box.setAttribute('aria-controls', list.id);
+            box.setAttribute('aria-autocomplete', 'list');
             this.onPick = onPick;
             this.items = [];
             this.current = -1;
@@ -46,8 +50,7 @@
             this.items = items;
             this.current = items.length ? 0 : -1;
             this.list.replaceChildren(...items.map((item, index) => {
-                const li = element('li', {role: 'option', 'data-index': String(index), id: `${this.list.id}-${index}`}, item.text);
-                return li;
+                return element('li', {role: 'option', 'data-index': String(index), id: `${this.list.id}-${index}`}, item.text);
             }));
             this.mark();
         }
@@ -55,8 +58,12 @@
         mark() {
             [...this.list.children].forEach((li, index) => li.setAttribute('aria-selected', String(index === this.current)));
             const chosen = this.list.children[this.current];
+            this.box.setAttribute('aria-expanded', String(this.items.length > 0));
             if (chosen) {
+                this.box.setAttribute('aria-activedescendant', chosen.id);
                 chosen.scrollIntoView({block: 'nearest'});
+            } else {
+                this.box.removeAttribute('aria-activedescendant');
             }
         }
 
@@ -107,8 +114,8 @@
         let cursor = 0;
         let searching = 0;
 
-        const manifestChoices = new Choices(manifests, pickManifest);
-        const claimChoices = new Choices(claims, pickClaim);
+        const manifestChoices = new Choices(manifestBox, manifests, pickManifest);
+        const claimChoices = new Choices(claimBox, claims, pickClaim);
 
         function open() {
             cursor = area.selectionEnd;
