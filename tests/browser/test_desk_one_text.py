@@ -201,3 +201,23 @@ def test_the_picker_opens_on_ctrl_k_and_writes_no_cite_without_a_claim(desk_worl
     page.keyboard.press("Escape")
     assert body.input_value() == "- A fact."
     assert browser.console_errors == []
+
+
+def test_an_error_s_line_number_takes_the_editor_to_that_line(desk_world, browser):
+    page = sign_in(browser, "edna")
+    page.goto(browser.url("/admin/stories/story/add/"))
+    page.locator("#id_headline").fill("Harbour dredging ends")
+    page.locator("textarea.desk-body").fill(
+        "- A fact.\n\n## What happened\n\nA paragraph [^m-1 c-1] with a broken cite.\n"
+    )
+    with page.expect_navigation():
+        page.locator("input[name=_continue]").click()
+
+    go = page.locator(".field-body .errorlist .desk-goto-line", has_text="Line 5")
+    go.click()
+
+    selected = page.locator("textarea.desk-body").evaluate(
+        "area => area.value.slice(area.selectionStart, area.selectionEnd)"
+    )
+    assert selected == "A paragraph [^m-1 c-1] with a broken cite."
+    assert browser.console_errors == []

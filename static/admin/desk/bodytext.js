@@ -241,9 +241,35 @@
         });
     }
 
+    // Errors and the last checks' problems say "Line 14, …": that line number takes the editor there.
+    function selectLine(area, number) {
+        const lines = area.value.split('\n');
+        const start = lines.slice(0, number - 1).reduce((at, line) => at + line.length + 1, 0);
+        const lineHeight = parseFloat(getComputedStyle(area).lineHeight) || 18;
+        area.scrollTop = Math.max(0, (number - 3) * lineHeight);
+        area.focus();
+        area.setSelectionRange(start, start + (lines[number - 1] || '').length);
+    }
+
+    function linkLines(area) {
+        const row = area.closest('.form-row') || document;
+        for (const item of row.querySelectorAll('.errorlist li, .desk-problems li')) {
+            const text = item.firstChild;
+            const found = text && text.nodeType === Node.TEXT_NODE && text.textContent.match(/^Line (\d+)/);
+            if (!found) {
+                continue;
+            }
+            const go = element('button', {type: 'button', class: 'desk-goto-line', title: 'Select this line in the text'}, found[0]);
+            go.addEventListener('click', () => selectLine(area, Number(found[1])));
+            text.textContent = text.textContent.slice(found[0].length);
+            item.prepend(go);
+        }
+    }
+
     document.addEventListener('DOMContentLoaded', () => {
         for (const area of document.querySelectorAll('textarea.desk-body')) {
             setUp(area);
+            linkLines(area);
         }
     });
 }
