@@ -13,9 +13,9 @@ route naming did, for the same outputs, at a fraction of their cost (``bench/flo
   processors, which cost more than the rest of a cached page, are left out, and the formatter
   renders it as it renders any line (``newsroom.ops.logs.StructuredFormatter``).
 - django-prometheus's request families, with their names and labels, so dashboards read them
-  as before. The labelled series a request touches are looked up once per view, method,
-  status and charset, then kept; the view of a request answered before URL resolution (the
-  page cache, a live story) is resolved once per path.
+  as before: counted in this process's memory, one lock a request, and put together when
+  scraped (``newsroom.ops.requestmetrics``); the view of a request answered before URL
+  resolution (the page cache, a live story) is resolved once per path.
 
 Below it come SecurityMiddleware and the page cache: a stored page is answered after three
 cheap steps, this one included.
@@ -34,11 +34,11 @@ from django.core.exceptions import PermissionDenied
 from django.core.signals import got_request_exception
 from django.http import Http404, HttpRequest, HttpResponseBase, StreamingHttpResponse
 from django.urls import Resolver404, get_resolver
-from django_prometheus.middleware import Metrics
 from django_structlog.middlewares.request import sync_streaming_content_wrapper
 
 from .lockout import client_ip
 from .logs import COMPLETE_EVENT, REQUEST_ID_HEADER, bind_user, processors, request_id_for
+from .requestmetrics import TALLY
 
 # The logger django-structlog wrote these lines with: log queries and alerts filter on it.
 REQUEST_LOGGER = logging.getLogger("django_structlog.middlewares.request")
@@ -67,9 +67,6 @@ def _content_length(request: HttpRequest) -> int:
 class RequestObservabilityMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]):
         self.get_response = get_response
-        self.metrics = Metrics.get_instance()
-        # (view, method, transport, status, charset) -> the labelled series a response adds to.
-        self._series: dict[tuple[str, str, str, str, str], tuple[Any, ...]] = {}
         self._path_views: dict[tuple[Any, str], str] = {}
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
@@ -89,15 +86,14 @@ class RequestObservabilityMiddleware:
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> None:
-        metrics = self.metrics
-        metrics.exceptions_by_type.labels(type=type(exception).__name__).inc()
+        TALLY.count_rare("exceptions_by_type", type(exception).__name__)
         match = getattr(request, "resolver_match", None)
         if match is not None:
-            metrics.exceptions_by_view.labels(view=match.view_name or UNNAMED_VIEW).inc()
+            TALLY.count_rare("exceptions_by_view", match.view_name or UNNAMED_VIEW)
 
     def process_template_response(self, request: HttpRequest, response: Any) -> Any:
         if hasattr(response, "template_name"):
-            self.metrics.responses_by_templatename.labels(templatename=str(response.template_name)).inc()
+            TALLY.count_rare("responses_by_templatename", str(response.template_name))
         return response
 
     # --- Metrics -------------------------------------------------------------------------------
@@ -120,50 +116,21 @@ class RequestObservabilityMiddleware:
             self._path_views[key] = name
         return name, False
 
-    def _labelled(self, view: str, method: str, transport: str, status: str, charset: str) -> tuple[Any, ...]:
-        metrics = self.metrics
-        series = (
-            metrics.requests_by_method.labels(method=method),
-            metrics.requests_by_transport.labels(transport=transport),
-            metrics.requests_by_view_transport_method.labels(view=view, transport=transport, method=method),
-            metrics.responses_by_status.labels(status=status),
-            metrics.responses_by_status_view_method.labels(status=status, view=view, method=method),
-            metrics.responses_by_charset.labels(charset=charset) if charset else None,
-            metrics.requests_latency_by_view_method.labels(view=view, method=method),
-        )
-        self._series[(view, method, transport, status, charset)] = series
-        return series
-
     def _count(self, request: HttpRequest, response: HttpResponseBase, elapsed: float) -> None:
-        metrics = self.metrics
         view, resolved = self._view_name(request)
-        method = _method(request)
-        transport = "https" if request.is_secure() else "http"
-        status = str(response.status_code)
-        charset = str(response.charset)  # a property: read once
-        series = self._series.get((view, method, transport, status, charset)) or self._labelled(
-            view, method, transport, status, charset
+        streaming = response.streaming
+        key = (
+            view,
+            _method(request),
+            "https" if request.is_secure() else "http",
+            str(response.status_code),
+            str(response.charset),  # a property: read once
+            resolved,
+            request.META.get("HTTP_X_REQUESTED_WITH") == "XMLHttpRequest",
+            streaming,
         )
-        by_method, by_transport, by_view, by_status, by_status_view, by_charset, latency = series
-        metrics.requests_total.inc()
-        by_method.inc()
-        by_transport.inc()
-        if request.META.get("HTTP_X_REQUESTED_WITH") == "XMLHttpRequest":
-            metrics.requests_ajax.inc()
-        metrics.requests_body_bytes.observe(_content_length(request))
-        if resolved:  # as django-prometheus's process_view: only requests that reached a view
-            by_view.inc()
-        by_status.inc()
-        by_status_view.inc()
-        if by_charset is not None:
-            by_charset.inc()
-        if response.streaming:
-            metrics.responses_streaming.inc()
-        elif hasattr(response, "content"):
-            metrics.responses_body_bytes.observe(len(response.content))
-        latency.observe(elapsed)
-        metrics.responses_total.inc()
-        metrics.requests_latency_before.observe(elapsed)
+        response_bytes = None if streaming or not hasattr(response, "content") else len(response.content)
+        TALLY.count(key, elapsed, _content_length(request), response_bytes)
 
     # --- The log line --------------------------------------------------------------------------
 
