@@ -25,6 +25,8 @@ from typing import Any
 import structlog
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest
+from structlog.contextvars import _CONTEXT_VARS as _STRUCTLOG_VARIABLES
+from structlog.contextvars import STRUCTLOG_KEY_PREFIX
 
 REQUEST_ID_HEADER = "X-Request-ID"
 # Ids as proxies and clients make them (UUIDs, hex digests, ``host-1234-abcd``): anything else
@@ -34,12 +36,43 @@ WELL_FORMED_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\Z")
 LOG_FORMATS = ("json", "console")
 # The attribute of a log record whose ``msg`` is a complete event dict (StructuredFormatter).
 COMPLETE_EVENT = "complete_event"
+_PREFIX_LENGTH = len(STRUCTLOG_KEY_PREFIX)
+
+
+def bound_context() -> dict[str, Any]:
+    """What is bound with ``structlog.contextvars.bind_contextvars`` here, as
+    ``structlog.contextvars.get_contextvars`` finds it.
+
+    That function, ``merge_contextvars`` and ``clear_contextvars`` walk every variable of the
+    context to find structlog's, and Django and asgiref keep dozens there: twice a request,
+    that walk cost more than the rest of the request's line. structlog keeps its own variables
+    in one table, read here instead (tests/ops/test_logs.py holds the two to the same answer).
+    """
+    context = {}
+    for name, variable in _STRUCTLOG_VARIABLES.items():
+        value = variable.get()
+        if value is not Ellipsis:  # structlog's mark for a key cleared or never bound
+            context[name[_PREFIX_LENGTH:]] = value
+    return context
+
+
+def clear_bound_context() -> None:
+    """``structlog.contextvars.clear_contextvars``, by structlog's table (see ``bound_context``)."""
+    for variable in _STRUCTLOG_VARIABLES.values():
+        variable.set(Ellipsis)
+
+
+def merge_bound_context(logger: Any, method_name: str, event_dict: dict[str, Any]) -> dict[str, Any]:
+    """The processor ``structlog.contextvars.merge_contextvars``, by structlog's table."""
+    for name, value in bound_context().items():
+        event_dict.setdefault(name, value)
+    return event_dict
 
 
 def processors() -> list[Any]:
     """What every line goes through, whether written with structlog or with ``logging``."""
     return [
-        structlog.contextvars.merge_contextvars,  # request_id, task_id, ip, user_id
+        merge_bound_context,  # request_id, task_id, ip, user_id
         structlog.stdlib.add_logger_name,
         structlog.stdlib.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
@@ -87,12 +120,72 @@ class StructuredFormatter(structlog.stdlib.ProcessorFormatter):
     other lines take. None of those changes such a line: it carries no exception, and the
     format is the message alone."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Read once: dictConfig hands the processors over in a list that converts an item (seven
+        # isinstance checks) on every read.
+        self._renderer = self.processors[-1]
+
     def format(self, record: logging.LogRecord) -> str:
         if not getattr(record, COMPLETE_EVENT, False):
             return super().format(record)
-        method_name = record._name  # type: ignore[attr-defined]  # set as wrap_for_formatter sets it
+        return self.render(record._name, record.msg)  # type: ignore[attr-defined, arg-type]  # as wrap_for_formatter sets them
+
+    def render(self, method_name: str, event_dict: dict[str, Any]) -> str:
+        """A complete event dict as a line: the renderer's work alone."""
         # A copy: the console renderer takes keys out of what it is given.
-        return self.processors[-1](self.logger, method_name, dict(record.msg))  # type: ignore[call-overload]
+        return self._renderer(self.logger, method_name, dict(event_dict))  # type: ignore[return-value]
+
+
+def write_complete(logger: logging.Logger, level: int, method_name: str, event_dict: dict[str, Any]) -> None:
+    """Hand a complete event dict (what structlog's processors would make of it, the renderer's
+    work left) to the handlers ``logger.handle`` would call, as one line.
+
+    A handler that only writes to a stream through ``StructuredFormatter`` (settings.LOGGING's,
+    the tests') gets the rendered line in one write, as ``StreamHandler.emit`` writes it, with
+    no log record made, filtered and formatted on the way: for the request's own line, that
+    was most of its cost. Any other handler, and a logger with filters, gets a record, and its
+    formatter takes the ``COMPLETE_EVENT`` shortcut."""
+    record = None
+    rendered: dict[int, str] = {}
+    handled = False
+    current: logging.Logger | None = logger if not logger.filters else None
+    while current is not None:
+        for handler in current.handlers:
+            handled = True
+            if level < handler.level:
+                continue
+            formatter = handler.formatter
+            if (
+                type(handler) is logging.StreamHandler
+                and not handler.filters
+                and isinstance(formatter, StructuredFormatter)
+            ):
+                line = rendered.get(id(formatter))
+                if line is None:
+                    line = rendered[id(formatter)] = formatter.render(method_name, event_dict)
+                handler.acquire()
+                try:
+                    handler.stream.write(line + handler.terminator)
+                    handler.flush()
+                except Exception:  # as StreamHandler.emit: a broken stream is reported, not raised
+                    record = record or _complete_record(logger, level, method_name, event_dict)
+                    handler.handleError(record)
+                finally:
+                    handler.release()
+            else:
+                record = record or _complete_record(logger, level, method_name, event_dict)
+                handler.handle(record)
+        current = current.parent if current.propagate else None
+    if not handled:  # filters to apply, or no handler at all (logging's last resort)
+        logger.handle(_complete_record(logger, level, method_name, event_dict))
+
+
+def _complete_record(
+    logger: logging.Logger, level: int, method_name: str, event_dict: dict[str, Any]
+) -> logging.LogRecord:
+    extra = {"_logger": logger, "_name": method_name, COMPLETE_EVENT: True}
+    return logger.makeRecord(logger.name, level, __file__, 0, event_dict, (), None, extra=extra)
 
 
 class SkipDatabaseUnavailable(logging.Filter):

@@ -9,9 +9,9 @@ route naming did, for the same outputs, at a fraction of their cost (``bench/flo
 - One ``request_finished`` line (logger ``django_structlog.middlewares.request``, the fields
   ``code``, ``request``, the bound ``request_id``, ``ip`` and ``user_id``, ``level``,
   ``timestamp``), or ``request_failed`` with the exception for a 500. The line's event dict is
-  built here and goes to ``logging`` as one record: structlog's bound logger and its chain of
-  processors, which cost more than the rest of a cached page, are left out, and the formatter
-  renders it as it renders any line (``newsroom.ops.logs.StructuredFormatter``).
+  built here, and rendered and written in one write to each handler that writes it
+  (``newsroom.ops.logs.write_complete``): structlog's bound logger and its chain of processors,
+  and logging's record, which cost more than the rest of a cached page, are left out.
 - django-prometheus's request families, with their names and labels, so dashboards read them
   as before: counted in this process's memory, one lock a request, and put together when
   scraped (``newsroom.ops.requestmetrics``); the view of a request answered before URL
@@ -37,13 +37,13 @@ from django.urls import Resolver404, get_resolver
 from django_structlog.middlewares.request import sync_streaming_content_wrapper
 
 from .lockout import client_ip
-from .logs import COMPLETE_EVENT, REQUEST_ID_HEADER, bind_user, processors, request_id_for
+from .logs import REQUEST_ID_HEADER, bind_user, bound_context, clear_bound_context, request_id_for, write_complete
 from .requestmetrics import TALLY
 
 # The logger django-structlog wrote these lines with: log queries and alerts filter on it.
 REQUEST_LOGGER = logging.getLogger("django_structlog.middlewares.request")
 _structlog_logger = structlog.get_logger(REQUEST_LOGGER.name)
-_PROCESSORS = processors()  # what every line gets: the bound context, logger, level, time
+_STAMP = structlog.processors.TimeStamper(fmt="iso", utc=True)  # as newsroom.ops.logs.processors stamps
 _LEVELS = {2: logging.INFO, 4: logging.WARNING, 5: logging.ERROR}
 _METHOD_NAMES = {logging.DEBUG: "debug", logging.INFO: "info", logging.WARNING: "warning", logging.ERROR: "error"}
 _KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "TRACE", "OPTIONS", "CONNECT", "PATCH"})
@@ -82,7 +82,7 @@ class RequestObservabilityMiddleware:
             self._count(request, response, perf_counter() - started)
             self._log_response(request, response)
         finally:
-            structlog.contextvars.clear_contextvars()
+            clear_bound_context()
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> None:
@@ -147,7 +147,7 @@ class RequestObservabilityMiddleware:
         if REQUEST_LOGGER.isEnabledFor(level):
             _log(level, "request_finished", {"code": response.status_code, "request": _request_line(request)})
         if isinstance(response, StreamingHttpResponse) and not response.is_async:
-            context = structlog.contextvars.get_contextvars()
+            context = bound_context()
             response.streaming_content = sync_streaming_content_wrapper(response.streaming_content, context)
 
 
@@ -156,22 +156,15 @@ def _request_line(request: HttpRequest) -> str:
 
 
 def _log(level: int, event: str, fields: dict[str, Any]) -> None:
-    """One line as structlog would write it: the fields, the event, then what the processors add."""
+    """One line as structlog would write it: the fields, the event, then what the processors add
+    (the bound context, the logger's name, the level, the time), written as one line."""
     method_name = _METHOD_NAMES[level]
     event_dict = {**fields, "event": event}
-    for processor in _PROCESSORS:
-        event_dict = processor(REQUEST_LOGGER, method_name, event_dict)
-    record = REQUEST_LOGGER.makeRecord(
-        REQUEST_LOGGER.name,
-        level,
-        __file__,
-        0,
-        event_dict,
-        (),
-        None,
-        extra={"_logger": REQUEST_LOGGER, "_name": method_name, COMPLETE_EVENT: True},
-    )
-    REQUEST_LOGGER.handle(record)
+    for name, value in bound_context().items():
+        event_dict.setdefault(name, value)
+    event_dict["logger"] = REQUEST_LOGGER.name
+    event_dict["level"] = method_name
+    write_complete(REQUEST_LOGGER, level, method_name, _STAMP(REQUEST_LOGGER, method_name, event_dict))
 
 
 def _note_exception(sender: Any = None, request: HttpRequest | None = None, **kwargs: Any) -> None:

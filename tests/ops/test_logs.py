@@ -4,6 +4,7 @@ it too, in-process (eager) and in a real worker."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import structlog
 from django.urls import reverse
 
 from newsroom.celery import app as celery_app
+from newsroom.ops.logs import bound_context, clear_bound_context, merge_bound_context
 from newsroom.ops.tasks import worker_heartbeat
 from tests.factories import StoryFactory
 from tests.ops.helpers import records
@@ -177,3 +179,37 @@ def test_a_real_worker_logs_the_request_id_the_task_was_queued_with(require_redi
         except subprocess.TimeoutExpired:
             os.killpg(worker.pid, 9)
             worker.wait()
+
+
+def test_the_bound_context_reads_as_structlog_reads_it():
+    """newsroom.ops.logs reads structlog's table of its variables instead of walking the whole
+    context: both must find the same keys, and clearing must leave structlog nothing."""
+    structlog.contextvars.bind_contextvars(request_id="req-ctx-1", ip="192.0.2.4")
+    structlog.contextvars.bind_contextvars(user_id=7)
+    structlog.contextvars.unbind_contextvars("ip")
+    try:
+        assert bound_context() == structlog.contextvars.get_contextvars() == {"request_id": "req-ctx-1", "user_id": 7}
+        assert merge_bound_context(
+            None, "info", {"event": "e", "user_id": 8}
+        ) == structlog.contextvars.merge_contextvars(None, "info", {"event": "e", "user_id": 8})
+    finally:
+        clear_bound_context()
+
+    assert structlog.contextvars.get_contextvars() == {}
+    assert bound_context() == {}
+
+
+def test_the_request_line_reaches_every_handler_once(client, db, json_lines, log_lines):
+    """Written straight to the stream of a plain handler, and as a record to any other (here one
+    with a filter): each gets the line once, with the same fields."""
+    other = log_lines("json")
+    handler = next(handler for handler in logging.getLogger().handlers if getattr(handler, "stream", None) is other)
+    handler.addFilter(lambda record: True)
+
+    client.get("/healthz", HTTP_X_REQUEST_ID="req-handlers-1")
+
+    lines = [
+        [line for line in records(stream) if line.get("event") == "request_finished"] for stream in (json_lines, other)
+    ]
+    assert lines[0] == lines[1]
+    assert [line["request_id"] for line in lines[0]] == ["req-handlers-1"]
