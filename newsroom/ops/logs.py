@@ -18,8 +18,10 @@ Never a header's value, a body or a document's text.
 from __future__ import annotations
 
 import logging
+import os
 import re
-import uuid
+import time
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 import structlog
@@ -75,14 +77,49 @@ def processors() -> list[Any]:
         merge_bound_context,  # request_id, task_id, ip, user_id
         structlog.stdlib.add_logger_name,
         structlog.stdlib.add_log_level,
-        structlog.processors.TimeStamper(fmt="iso", utc=True),
+        add_timestamp,
     ]
+
+
+def utc_timestamp() -> str:
+    """Now, as structlog's ``TimeStamper(fmt="iso", utc=True)`` writes it
+    (``2026-12-04T18:41:29.821533Z``), the date and time of day written once a second."""
+    global _stamped_second
+    seconds, nanoseconds = divmod(time.time_ns(), 1_000_000_000)
+    second, prefix = _stamped_second
+    if second != seconds:
+        prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+        _stamped_second = (seconds, prefix)
+    return f"{prefix}.{nanoseconds // 1000:06d}Z"
+
+
+_stamped_second = (-1, "")
+
+
+def add_timestamp(logger: Any, method_name: str, event_dict: dict[str, Any]) -> dict[str, Any]:
+    event_dict["timestamp"] = utc_timestamp()
+    return event_dict
+
+
+class JsonRenderer(structlog.processors.JSONRenderer):
+    """structlog's JSON lines, the same text, written here when every key is text and every value
+    text or an integer (a request's line always), else by structlog's renderer."""
+
+    def __call__(self, logger: Any, name: str, event_dict: dict[str, Any]) -> str:
+        fields = []
+        for key, value in event_dict.items():
+            kind = type(value)
+            if type(key) is not str or (kind is not str and kind is not int):
+                return super().__call__(logger, name, event_dict)
+            text = encode_basestring_ascii(value) if kind is str else int.__repr__(value)
+            fields.append(f"{encode_basestring_ascii(key)}: {text}")
+        return "{" + ", ".join(fields) + "}"
 
 
 def logging_config(*, log_format: str, level: str) -> dict[str, Any]:
     """The LOGGING setting: one handler on standard error, JSON or human-readable."""
     if log_format == "json":
-        render = [structlog.processors.format_exc_info, structlog.processors.JSONRenderer()]
+        render = [structlog.processors.format_exc_info, JsonRenderer()]
     else:
         render = [structlog.dev.ConsoleRenderer(colors=False)]
     return {
@@ -221,7 +258,15 @@ def configure_structlog() -> None:
 def request_id_for(request: HttpRequest) -> str:
     """The caller's X-Request-ID when well formed, else a new UUID."""
     given = request.META.get("HTTP_X_REQUEST_ID", "")
-    return given if WELL_FORMED_ID.match(given) else str(uuid.uuid4())
+    return given if WELL_FORMED_ID.match(given) else new_request_id()
+
+
+def new_request_id() -> str:
+    """A random (version 4) UUID, as ``str(uuid.uuid4())`` writes it, from the same 16 random
+    bytes without the UUID object made and read back (a third of the time)."""
+    digits = os.urandom(16).hex()
+    variant = "89ab"[int(digits[16], 16) & 3]  # the RFC 4122 variant: the top two bits are 10
+    return f"{digits[:8]}-{digits[8:12]}-4{digits[13:16]}-{variant}{digits[17:20]}-{digits[20:]}"
 
 
 def bind_user(request: HttpRequest, **kwargs: Any) -> None:

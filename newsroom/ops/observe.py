@@ -37,13 +37,20 @@ from django.urls import Resolver404, get_resolver
 from django_structlog.middlewares.request import sync_streaming_content_wrapper
 
 from .lockout import client_ip
-from .logs import REQUEST_ID_HEADER, bind_user, bound_context, clear_bound_context, request_id_for, write_complete
+from .logs import (
+    REQUEST_ID_HEADER,
+    bind_user,
+    bound_context,
+    clear_bound_context,
+    request_id_for,
+    utc_timestamp,
+    write_complete,
+)
 from .requestmetrics import TALLY
 
 # The logger django-structlog wrote these lines with: log queries and alerts filter on it.
 REQUEST_LOGGER = logging.getLogger("django_structlog.middlewares.request")
 _structlog_logger = structlog.get_logger(REQUEST_LOGGER.name)
-_STAMP = structlog.processors.TimeStamper(fmt="iso", utc=True)  # as newsroom.ops.logs.processors stamps
 _LEVELS = {2: logging.INFO, 4: logging.WARNING, 5: logging.ERROR}
 _METHOD_NAMES = {logging.DEBUG: "debug", logging.INFO: "info", logging.WARNING: "warning", logging.ERROR: "error"}
 _KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "TRACE", "OPTIONS", "CONNECT", "PATCH"})
@@ -164,7 +171,8 @@ def _log(level: int, event: str, fields: dict[str, Any]) -> None:
         event_dict.setdefault(name, value)
     event_dict["logger"] = REQUEST_LOGGER.name
     event_dict["level"] = method_name
-    write_complete(REQUEST_LOGGER, level, method_name, _STAMP(REQUEST_LOGGER, method_name, event_dict))
+    event_dict["timestamp"] = utc_timestamp()
+    write_complete(REQUEST_LOGGER, level, method_name, event_dict)
 
 
 def _note_exception(sender: Any = None, request: HttpRequest | None = None, **kwargs: Any) -> None:

@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,14 @@ import structlog
 from django.urls import reverse
 
 from newsroom.celery import app as celery_app
-from newsroom.ops.logs import bound_context, clear_bound_context, merge_bound_context
+from newsroom.ops.logs import (
+    JsonRenderer,
+    bound_context,
+    clear_bound_context,
+    merge_bound_context,
+    new_request_id,
+    utc_timestamp,
+)
 from newsroom.ops.tasks import worker_heartbeat
 from tests.factories import StoryFactory
 from tests.ops.helpers import records
@@ -213,3 +222,36 @@ def test_the_request_line_reaches_every_handler_once(client, db, json_lines, log
     ]
     assert lines[0] == lines[1]
     assert [line["request_id"] for line in lines[0]] == ["req-handlers-1"]
+
+
+@pytest.mark.parametrize(
+    "event_dict",
+    [
+        {"code": 200, "request": "GET /stories/?q=%22caf%C3%A9%22", "event": "request_finished", "user_id": 7},
+        {"event": 'a "quoted" line\nwith a newline, a tab\t, é, \u202e and \U0001f600'},
+        {"event": "not text or an integer", "ratio": 0.5, "flag": True, "none": None, "list": [1, "a"]},
+        {"event": "an object", "value": object.__new__(type("Unserializable", (), {"__repr__": lambda self: "<it>"}))},
+    ],
+)
+def test_json_lines_are_written_as_structlogs_renderer_writes_them(event_dict):
+    assert JsonRenderer()(None, "info", dict(event_dict)) == structlog.processors.JSONRenderer()(
+        None, "info", dict(event_dict)
+    )
+
+
+def test_timestamps_are_utc_to_the_microsecond_as_structlog_writes_them():
+    before = datetime.now(UTC)
+    stamp = utc_timestamp()
+    after = datetime.now(UTC)
+
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", stamp)
+    assert before.replace(microsecond=0) <= datetime.fromisoformat(stamp) <= after
+
+
+def test_new_request_ids_are_random_version_4_uuids():
+    ids = [new_request_id() for _ in range(1000)]
+
+    assert len(set(ids)) == len(ids)
+    for request_id in ids:
+        parsed = uuid.UUID(request_id)
+        assert (parsed.version, parsed.variant, str(parsed)) == (4, uuid.RFC_4122, request_id)
