@@ -203,8 +203,9 @@ def write_complete(logger: logging.Logger, level: int, method_name: str, event_d
                     line = rendered[id(formatter)] = formatter.render(method_name, event_dict)
                 handler.acquire()
                 try:
-                    handler.stream.write(line + handler.terminator)
-                    handler.flush()
+                    stream = handler.stream
+                    stream.write(line + handler.terminator)
+                    stream.flush()  # StreamHandler.flush's, under the lock held here already
                 except Exception:  # as StreamHandler.emit: a broken stream is reported, not raised
                     record = record or _complete_record(logger, level, method_name, event_dict)
                     handler.handleError(record)

@@ -97,7 +97,8 @@ class RequestTally:
         self.directory = Path(directory) if directory else None
         self._lock = threading.Lock()
         self.created = time.time()
-        self.responses: dict[ResponseKey, list[float]] = {}  # key -> [count, created]
+        # key -> [count, created, its view and method's latency histogram]
+        self.responses: dict[ResponseKey, list[Any]] = {}
         self.latency_by_view: dict[tuple[str, str], Histogram] = {}
         self.latency = Histogram(LATENCY_BOUNDS)
         self.request_bytes = Histogram(BYTES_BOUNDS)
@@ -113,23 +114,27 @@ class RequestTally:
             atexit.register(self.save)
 
     def count(self, key: ResponseKey, elapsed: float, request_bytes: int, response_bytes: int | None) -> None:
-        view_method = (key[0], key[1])
         with self._lock:
             entry = self.responses.get(key)
             if entry is None:
-                self.responses[key] = [1, time.time()]
-            else:
-                entry[0] += 1
-            by_view = self.latency_by_view.get(view_method)
-            if by_view is None:
-                by_view = self.latency_by_view[view_method] = Histogram(LATENCY_BOUNDS)
-            by_view.observe(elapsed)
-            self.latency.observe(elapsed)
+                entry = self.responses[key] = [0, time.time(), self._latency_of(key[0], key[1])]
+            entry[0] += 1
+            # The two latency histograms have the same buckets: one search for both.
+            bucket = bisect_left(LATENCY_BOUNDS, elapsed)
+            for latency in (entry[2], self.latency):
+                latency.counts[bucket] += 1
+                latency.total += elapsed
             self.request_bytes.observe(request_bytes)
             if response_bytes is not None:
                 self.response_bytes.observe(response_bytes)
         if self._save_due is not None and time.monotonic() >= self._save_due:
             self.save()
+
+    def _latency_of(self, view: str, method: str) -> Histogram:
+        histogram = self.latency_by_view.get((view, method))
+        if histogram is None:
+            histogram = self.latency_by_view[(view, method)] = Histogram(LATENCY_BOUNDS)
+        return histogram
 
     def count_rare(self, family: str, label: str) -> None:
         """An exception (by type, by view) or a template response: not on every request."""
@@ -142,7 +147,7 @@ class RequestTally:
         with self._lock:
             return {
                 "created": self.created,
-                "responses": [[*key, *entry] for key, entry in self.responses.items()],
+                "responses": [[*key, count, created] for key, (count, created, _) in self.responses.items()],
                 "latency_by_view": [[*key, *histogram.saved()] for key, histogram in self.latency_by_view.items()],
                 "latency": self.latency.saved(),
                 "request_bytes": self.request_bytes.saved(),
