@@ -162,6 +162,7 @@ class StructuredFormatter(structlog.stdlib.ProcessorFormatter):
         # Read once: dictConfig hands the processors over in a list that converts an item (seven
         # isinstance checks) on every read.
         self._renderer = self.processors[-1]
+        self.renders_json = isinstance(self._renderer, JsonRenderer)
 
     def format(self, record: logging.LogRecord) -> str:
         if not getattr(record, COMPLETE_EVENT, False):
@@ -174,7 +175,9 @@ class StructuredFormatter(structlog.stdlib.ProcessorFormatter):
         return self._renderer(self.logger, method_name, dict(event_dict))  # type: ignore[return-value]
 
 
-def write_complete(logger: logging.Logger, level: int, method_name: str, event_dict: dict[str, Any]) -> None:
+def write_complete(
+    logger: logging.Logger, level: int, method_name: str, event_dict: dict[str, Any], *, json_line: str | None = None
+) -> None:
     """Hand a complete event dict (what structlog's processors would make of it, the renderer's
     work left) to the handlers ``logger.handle`` would call, as one line.
 
@@ -182,7 +185,8 @@ def write_complete(logger: logging.Logger, level: int, method_name: str, event_d
     the tests') gets the rendered line in one write, as ``StreamHandler.emit`` writes it, with
     no log record made, filtered and formatted on the way: for the request's own line, that
     was most of its cost. Any other handler, and a logger with filters, gets a record, and its
-    formatter takes the ``COMPLETE_EVENT`` shortcut."""
+    formatter takes the ``COMPLETE_EVENT`` shortcut. ``json_line``: what ``JsonRenderer`` would
+    make of ``event_dict``, when the caller has it already."""
     record = None
     rendered: dict[int, str] = {}
     handled = False
@@ -198,7 +202,7 @@ def write_complete(logger: logging.Logger, level: int, method_name: str, event_d
                 and not handler.filters
                 and isinstance(formatter, StructuredFormatter)
             ):
-                line = rendered.get(id(formatter))
+                line = json_line if json_line is not None and formatter.renders_json else rendered.get(id(formatter))
                 if line is None:
                     line = rendered[id(formatter)] = formatter.render(method_name, event_dict)
                 handler.acquire()

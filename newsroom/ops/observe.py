@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Callable
+from json.encoder import encode_basestring_ascii
 from time import perf_counter
 from typing import Any
 
@@ -166,13 +167,43 @@ def _log(level: int, event: str, fields: dict[str, Any]) -> None:
     """One line as structlog would write it: the fields, the event, then what the processors add
     (the bound context, the logger's name, the level, the time), written as one line."""
     method_name = _METHOD_NAMES[level]
+    context = bound_context()
     event_dict = {**fields, "event": event}
-    for name, value in bound_context().items():
+    for name, value in context.items():
         event_dict.setdefault(name, value)
     event_dict["logger"] = REQUEST_LOGGER.name
     event_dict["level"] = method_name
     event_dict["timestamp"] = utc_timestamp()
-    write_complete(REQUEST_LOGGER, level, method_name, event_dict)
+    write_complete(REQUEST_LOGGER, level, method_name, event_dict, json_line=_json_line(event_dict, fields, context))
+
+
+def _json_value(value: str | int, kind: type) -> str:
+    return encode_basestring_ascii(value) if kind is str else int.__repr__(value)  # type: ignore[arg-type]
+
+
+# Keys the request's line sets itself: bound under one of these, a value moves or is dropped.
+_OWN_KEYS = frozenset({"code", "request", "user_agent", "event", "logger", "level", "timestamp"})
+
+
+def _json_line(event_dict: dict[str, Any], fields: dict[str, Any], context: dict[str, Any]) -> str | None:
+    """The request's line as ``newsroom.ops.logs.JsonRenderer`` writes ``event_dict``, from its
+    parts: the keys the line always has are written as they are, only the values are escaped.
+    None (the renderer's turn) for a bound key or value the renderer would write otherwise."""
+    parts = []
+    for key, value in (*fields.items(), ("event", event_dict["event"])):  # keys of this module's
+        kind = type(value)
+        if kind is not str and kind is not int:
+            return None
+        parts.append(f'"{key}": {_json_value(value, kind)}')
+    for key, value in context.items():
+        kind = type(value)
+        if key in _OWN_KEYS or type(key) is not str or (kind is not str and kind is not int):
+            return None
+        parts.append(f"{encode_basestring_ascii(key)}: {_json_value(value, kind)}")
+    parts.append(
+        f'"logger": "{REQUEST_LOGGER.name}", "level": "{event_dict["level"]}", "timestamp": "{event_dict["timestamp"]}"'
+    )
+    return "{" + ", ".join(parts) + "}"
 
 
 def _note_exception(sender: Any = None, request: HttpRequest | None = None, **kwargs: Any) -> None:
