@@ -190,6 +190,8 @@ def write_complete(
     record = None
     rendered: dict[int, str] = {}
     handled = False
+    if logger.disabled:  # as Logger.handle: a logger dictConfig turned off writes nothing
+        return
     current: logging.Logger | None = logger if not logger.filters else None
     while current is not None:
         for handler in current.handlers:
