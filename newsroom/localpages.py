@@ -35,6 +35,8 @@ from typing import Any
 
 import redis
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 
 logger = logging.getLogger(__name__)
 
@@ -190,7 +192,17 @@ _local_lock = threading.Lock()
 
 def local_pages() -> LocalPages | None:
     """This process's copies, when the page cache is Redis and they are enabled: one set per
-    Redis, channel and size, so a change of settings (a test's own key prefix) gets its own."""
+    Redis, channel and size, so a change of settings (a test's own key prefix) gets its own.
+
+    Looked up once for the settings in force, not on every request (seven settings read);
+    ``setting_changed`` makes the next call look again."""
+    global _configured
+    if _configured is _NOT_LOOKED_UP:
+        _configured = _configured_local_pages()
+    return _configured
+
+
+def _configured_local_pages() -> LocalPages | None:
     if not (settings.PAGE_CACHE_LOCAL_ENTRIES and _shared_redis()):
         return None
     config = (settings.REDIS_URL, channel(), settings.PAGE_CACHE_LOCAL_ENTRIES)
@@ -199,3 +211,14 @@ def local_pages() -> LocalPages | None:
         with _local_lock:
             local = _local.setdefault(config, LocalPages(*config))
     return local
+
+
+_NOT_LOOKED_UP: Any = object()
+_configured: Any = _NOT_LOOKED_UP
+
+
+@receiver(setting_changed)
+def _look_up_again(*, setting: str, **kwargs: object) -> None:
+    global _configured
+    if setting in {"PAGE_CACHE_LOCAL_ENTRIES", "REDIS_URL", "CACHES"}:
+        _configured = _NOT_LOOKED_UP

@@ -134,12 +134,11 @@ MIDDLEWARE = [
     "newsroom.pagecache.PageCacheMiddleware",
     # Before anything reads the path or the query: a NUL there is a 404 or a 400, never a 500.
     "newsroom.unstorable.UnstorableInputMiddleware",
-    # CORS for /api/ (api/cors.py), high up so that preflights and the 503 below carry it too.
-    "api.cors.ApiCorsMiddleware",
-    # RateLimit-* headers on every API answer, the throttles' and any other (api/throttling.py).
-    "api.throttling.RateLimitHeaders",
-    # A chunked API request body read like one sent with its length (api/parsers.py).
-    "api.parsers.ChunkedBodies",
+    # For /api/ and /mcp/ alone (api/edge.py): CORS (api/cors.py), high up so that preflights and
+    # the 503 below carry it too; RateLimit-* headers on every API answer, the throttles' and any
+    # other (api/throttling.py); a chunked request body read like one sent with its length
+    # (api/parsers.py).
+    "api.edge.api_middleware",
     # Above everything that queries: the database away is a 503, never a 500.
     "newsroom.ops.unavailable.DatabaseUnavailableMiddleware",
     # Live story pages and twins from their stored artifact, before sessions and users too.
@@ -149,10 +148,10 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # Admin pages in the editor's chosen time zone (newsroom/usertime.py).
-    "newsroom.usertime.DeskTimeZoneMiddleware",
+    # For the admin alone (newsroom/scoped.py): its pages in the editor's chosen time zone
+    # (newsroom/usertime.py), and its Content-Security-Policy (newsroom/ops/csp.py).
+    "newsroom.scoped.admin_middleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "newsroom.ops.csp.AdminContentSecurityPolicyMiddleware",
     # Last, as django-axes asks: it turns a refused sign-in into the lockout page (check ops.E002).
     "axes.middleware.AxesMiddleware",
 ]
@@ -414,7 +413,8 @@ REST_FRAMEWORK = {
 API_CHANGES_SETTLE_SECONDS = envint("API_CHANGES_SETTLE_SECONDS", "2")
 # CORS (api/cors.py): any origin may read /api/ without credentials; the origins listed in
 # API_CORS_WRITE_ORIGINS (comma-separated, like https://desk.example.com) may also write, with
-# the Authorization header and credentials.
+# the Authorization header and credentials. Within api/edge.py's API_PREFIXES, the only paths its
+# middleware sees (with any other a check_request_enabled receiver opens).
 CORS_URLS_REGEX = r"^/api/"
 CORS_ALLOWED_ORIGINS = envlist("API_CORS_WRITE_ORIGINS", "")
 # A POST's Idempotency-Key (api/idempotency.py) replays its first answer for this long.

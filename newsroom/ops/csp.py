@@ -18,7 +18,7 @@ from django.urls import NoReverseMatch, reverse
 
 
 @cache
-def _admin_prefix(urlconf: str | None) -> str | None:
+def admin_prefix(urlconf: str | None) -> str | None:
     try:
         return reverse("admin:index", urlconf=urlconf)
     except NoReverseMatch:
@@ -31,7 +31,7 @@ class AdminContentSecurityPolicyMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
-        prefix = _admin_prefix(getattr(request, "urlconf", None))
+        prefix = admin_prefix(getattr(request, "urlconf", None))
         if prefix and request.path_info.startswith(prefix) and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = settings.ADMIN_CONTENT_SECURITY_POLICY
         return response

@@ -3,7 +3,8 @@
 - Requests: django-prometheus's families (``django_http_requests_latency_seconds_by_view_method``
   and friends), labelled by view name, never by path, so the number of series stays bounded;
   counted by ``newsroom.ops.observe.RequestObservabilityMiddleware``, which names the view of a
-  page answered before URL resolution (the page cache, a live story) by resolving its path.
+  page answered before URL resolution (the page cache, a live story) by resolving its path, in
+  this process's memory, and sent by ``newsroom.ops.requestmetrics``'s collector when scraped.
 - Tasks: ``newsroom_task_duration_seconds{task, outcome}`` (Celery's task_prerun and
   task_postrun; outcome is the task's state: SUCCESS, FAILURE, RETRY, ...) and
   ``newsroom_task_failures_total{task, exception}`` (task_failure).
@@ -37,6 +38,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from .lockout import client_ip
+from .requestmetrics import TALLY, RequestMetricsCollector
 
 TASK_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600)
 
@@ -178,6 +180,7 @@ def registry() -> CollectorRegistry:
         # Every process's files in the directory, added up (counters, histograms).
         collected = CollectorRegistry()
         multiprocess.MultiProcessCollector(collected)
+        collected.register(RequestMetricsCollector(TALLY, created=False))
         return collected
     return prometheus_client.REGISTRY
 

@@ -9,13 +9,13 @@ route naming did, for the same outputs, at a fraction of their cost (``bench/flo
 - One ``request_finished`` line (logger ``django_structlog.middlewares.request``, the fields
   ``code``, ``request``, the bound ``request_id``, ``ip`` and ``user_id``, ``level``,
   ``timestamp``), or ``request_failed`` with the exception for a 500. The line's event dict is
-  built here and goes to ``logging`` as one record: structlog's bound logger and its chain of
-  processors, which cost more than the rest of a cached page, are left out, and the formatter
-  renders it as it renders any line (``newsroom.ops.logs.StructuredFormatter``).
+  built here, and rendered and written in one write to each handler that writes it
+  (``newsroom.ops.logs.write_complete``): structlog's bound logger and its chain of processors,
+  and logging's record, which cost more than the rest of a cached page, are left out.
 - django-prometheus's request families, with their names and labels, so dashboards read them
-  as before. The labelled series a request touches are looked up once per view, method,
-  status and charset, then kept; the view of a request answered before URL resolution (the
-  page cache, a live story) is resolved once per path.
+  as before: counted in this process's memory, one lock a request, and put together when
+  scraped (``newsroom.ops.requestmetrics``); the view of a request answered before URL
+  resolution (the page cache, a live story) is resolved once per path.
 
 Below it come SecurityMiddleware and the page cache: a stored page is answered after three
 cheap steps, this one included.
@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Callable
+from json.encoder import encode_basestring_ascii
 from time import perf_counter
 from typing import Any
 
@@ -34,16 +35,23 @@ from django.core.exceptions import PermissionDenied
 from django.core.signals import got_request_exception
 from django.http import Http404, HttpRequest, HttpResponseBase, StreamingHttpResponse
 from django.urls import Resolver404, get_resolver
-from django_prometheus.middleware import Metrics
 from django_structlog.middlewares.request import sync_streaming_content_wrapper
 
 from .lockout import client_ip
-from .logs import COMPLETE_EVENT, REQUEST_ID_HEADER, bind_user, processors, request_id_for
+from .logs import (
+    REQUEST_ID_HEADER,
+    bind_user,
+    bound_context,
+    clear_bound_context,
+    request_id_for,
+    utc_timestamp,
+    write_complete,
+)
+from .requestmetrics import TALLY
 
 # The logger django-structlog wrote these lines with: log queries and alerts filter on it.
 REQUEST_LOGGER = logging.getLogger("django_structlog.middlewares.request")
 _structlog_logger = structlog.get_logger(REQUEST_LOGGER.name)
-_PROCESSORS = processors()  # what every line gets: the bound context, logger, level, time
 _LEVELS = {2: logging.INFO, 4: logging.WARNING, 5: logging.ERROR}
 _METHOD_NAMES = {logging.DEBUG: "debug", logging.INFO: "info", logging.WARNING: "warning", logging.ERROR: "error"}
 _KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "TRACE", "OPTIONS", "CONNECT", "PATCH"})
@@ -67,9 +75,6 @@ def _content_length(request: HttpRequest) -> int:
 class RequestObservabilityMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]):
         self.get_response = get_response
-        self.metrics = Metrics.get_instance()
-        # (view, method, transport, status, charset) -> the labelled series a response adds to.
-        self._series: dict[tuple[str, str, str, str, str], tuple[Any, ...]] = {}
         self._path_views: dict[tuple[Any, str], str] = {}
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
@@ -85,19 +90,18 @@ class RequestObservabilityMiddleware:
             self._count(request, response, perf_counter() - started)
             self._log_response(request, response)
         finally:
-            structlog.contextvars.clear_contextvars()
+            clear_bound_context()
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> None:
-        metrics = self.metrics
-        metrics.exceptions_by_type.labels(type=type(exception).__name__).inc()
+        TALLY.count_rare("exceptions_by_type", type(exception).__name__)
         match = getattr(request, "resolver_match", None)
         if match is not None:
-            metrics.exceptions_by_view.labels(view=match.view_name or UNNAMED_VIEW).inc()
+            TALLY.count_rare("exceptions_by_view", match.view_name or UNNAMED_VIEW)
 
     def process_template_response(self, request: HttpRequest, response: Any) -> Any:
         if hasattr(response, "template_name"):
-            self.metrics.responses_by_templatename.labels(templatename=str(response.template_name)).inc()
+            TALLY.count_rare("responses_by_templatename", str(response.template_name))
         return response
 
     # --- Metrics -------------------------------------------------------------------------------
@@ -120,50 +124,21 @@ class RequestObservabilityMiddleware:
             self._path_views[key] = name
         return name, False
 
-    def _labelled(self, view: str, method: str, transport: str, status: str, charset: str) -> tuple[Any, ...]:
-        metrics = self.metrics
-        series = (
-            metrics.requests_by_method.labels(method=method),
-            metrics.requests_by_transport.labels(transport=transport),
-            metrics.requests_by_view_transport_method.labels(view=view, transport=transport, method=method),
-            metrics.responses_by_status.labels(status=status),
-            metrics.responses_by_status_view_method.labels(status=status, view=view, method=method),
-            metrics.responses_by_charset.labels(charset=charset) if charset else None,
-            metrics.requests_latency_by_view_method.labels(view=view, method=method),
-        )
-        self._series[(view, method, transport, status, charset)] = series
-        return series
-
     def _count(self, request: HttpRequest, response: HttpResponseBase, elapsed: float) -> None:
-        metrics = self.metrics
         view, resolved = self._view_name(request)
-        method = _method(request)
-        transport = "https" if request.is_secure() else "http"
-        status = str(response.status_code)
-        charset = str(response.charset)  # a property: read once
-        series = self._series.get((view, method, transport, status, charset)) or self._labelled(
-            view, method, transport, status, charset
+        streaming = response.streaming
+        key = (
+            view,
+            _method(request),
+            "https" if request.is_secure() else "http",
+            str(response.status_code),
+            str(response.charset),  # a property: read once
+            resolved,
+            request.META.get("HTTP_X_REQUESTED_WITH") == "XMLHttpRequest",
+            streaming,
         )
-        by_method, by_transport, by_view, by_status, by_status_view, by_charset, latency = series
-        metrics.requests_total.inc()
-        by_method.inc()
-        by_transport.inc()
-        if request.META.get("HTTP_X_REQUESTED_WITH") == "XMLHttpRequest":
-            metrics.requests_ajax.inc()
-        metrics.requests_body_bytes.observe(_content_length(request))
-        if resolved:  # as django-prometheus's process_view: only requests that reached a view
-            by_view.inc()
-        by_status.inc()
-        by_status_view.inc()
-        if by_charset is not None:
-            by_charset.inc()
-        if response.streaming:
-            metrics.responses_streaming.inc()
-        elif hasattr(response, "content"):
-            metrics.responses_body_bytes.observe(len(response.content))
-        latency.observe(elapsed)
-        metrics.responses_total.inc()
-        metrics.requests_latency_before.observe(elapsed)
+        response_bytes = None if streaming or not hasattr(response, "content") else len(response.content)
+        TALLY.count(key, elapsed, _content_length(request), response_bytes)
 
     # --- The log line --------------------------------------------------------------------------
 
@@ -180,7 +155,7 @@ class RequestObservabilityMiddleware:
         if REQUEST_LOGGER.isEnabledFor(level):
             _log(level, "request_finished", {"code": response.status_code, "request": _request_line(request)})
         if isinstance(response, StreamingHttpResponse) and not response.is_async:
-            context = structlog.contextvars.get_contextvars()
+            context = bound_context()
             response.streaming_content = sync_streaming_content_wrapper(response.streaming_content, context)
 
 
@@ -189,22 +164,46 @@ def _request_line(request: HttpRequest) -> str:
 
 
 def _log(level: int, event: str, fields: dict[str, Any]) -> None:
-    """One line as structlog would write it: the fields, the event, then what the processors add."""
+    """One line as structlog would write it: the fields, the event, then what the processors add
+    (the bound context, the logger's name, the level, the time), written as one line."""
     method_name = _METHOD_NAMES[level]
+    context = bound_context()
     event_dict = {**fields, "event": event}
-    for processor in _PROCESSORS:
-        event_dict = processor(REQUEST_LOGGER, method_name, event_dict)
-    record = REQUEST_LOGGER.makeRecord(
-        REQUEST_LOGGER.name,
-        level,
-        __file__,
-        0,
-        event_dict,
-        (),
-        None,
-        extra={"_logger": REQUEST_LOGGER, "_name": method_name, COMPLETE_EVENT: True},
+    for name, value in context.items():
+        event_dict.setdefault(name, value)
+    event_dict["logger"] = REQUEST_LOGGER.name
+    event_dict["level"] = method_name
+    event_dict["timestamp"] = utc_timestamp()
+    write_complete(REQUEST_LOGGER, level, method_name, event_dict, json_line=_json_line(event_dict, fields, context))
+
+
+def _json_value(value: str | int, kind: type) -> str:
+    return encode_basestring_ascii(value) if kind is str else int.__repr__(value)  # type: ignore[arg-type]
+
+
+# Keys the request's line sets itself: bound under one of these, a value moves or is dropped.
+_OWN_KEYS = frozenset({"code", "request", "user_agent", "event", "logger", "level", "timestamp"})
+
+
+def _json_line(event_dict: dict[str, Any], fields: dict[str, Any], context: dict[str, Any]) -> str | None:
+    """The request's line as ``newsroom.ops.logs.JsonRenderer`` writes ``event_dict``, from its
+    parts: the keys the line always has are written as they are, only the values are escaped.
+    None (the renderer's turn) for a bound key or value the renderer would write otherwise."""
+    parts = []
+    for key, value in (*fields.items(), ("event", event_dict["event"])):  # keys of this module's
+        kind = type(value)
+        if kind is not str and kind is not int:
+            return None
+        parts.append(f'"{key}": {_json_value(value, kind)}')
+    for key, value in context.items():
+        kind = type(value)
+        if key in _OWN_KEYS or type(key) is not str or (kind is not str and kind is not int):
+            return None
+        parts.append(f"{encode_basestring_ascii(key)}: {_json_value(value, kind)}")
+    parts.append(
+        f'"logger": "{REQUEST_LOGGER.name}", "level": "{event_dict["level"]}", "timestamp": "{event_dict["timestamp"]}"'
     )
-    REQUEST_LOGGER.handle(record)
+    return "{" + ", ".join(parts) + "}"
 
 
 def _note_exception(sender: Any = None, request: HttpRequest | None = None, **kwargs: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from corsheaders.signals import check_request_enabled
 
 from .conftest import TRAINING_ID
 
@@ -82,6 +83,21 @@ def test_the_public_site_sends_no_cors_headers(client, demo):
     response = client.get("/", HTTP_ORIGIN=ELSEWHERE)
 
     assert "Access-Control-Allow-Origin" not in response
+
+
+def test_a_route_outside_the_api_that_a_receiver_enables_gets_cors_headers(client, demo):
+    """django-cors-headers' check_request_enabled signal still opens a route outside /api/."""
+
+    def enable_home(sender, request, **kwargs):
+        return request.path_info == "/"
+
+    check_request_enabled.connect(enable_home)
+    try:
+        response = client.get("/", HTTP_ORIGIN=ELSEWHERE)
+    finally:
+        check_request_enabled.disconnect(enable_home)
+
+    assert response["Access-Control-Allow-Origin"] == "*"
 
 
 def test_the_write_origins_come_from_the_environment():

@@ -4,12 +4,15 @@ it too, in-process (eager) and in a real worker."""
 from __future__ import annotations
 
 import json
+import logging
 import os
+import re
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,14 @@ import structlog
 from django.urls import reverse
 
 from newsroom.celery import app as celery_app
+from newsroom.ops.logs import (
+    JsonRenderer,
+    bound_context,
+    clear_bound_context,
+    merge_bound_context,
+    new_request_id,
+    utc_timestamp,
+)
 from newsroom.ops.tasks import worker_heartbeat
 from tests.factories import StoryFactory
 from tests.ops.helpers import records
@@ -177,3 +188,70 @@ def test_a_real_worker_logs_the_request_id_the_task_was_queued_with(require_redi
         except subprocess.TimeoutExpired:
             os.killpg(worker.pid, 9)
             worker.wait()
+
+
+def test_the_bound_context_reads_as_structlog_reads_it():
+    """newsroom.ops.logs reads structlog's table of its variables instead of walking the whole
+    context: both must find the same keys, and clearing must leave structlog nothing."""
+    structlog.contextvars.bind_contextvars(request_id="req-ctx-1", ip="192.0.2.4")
+    structlog.contextvars.bind_contextvars(user_id=7)
+    structlog.contextvars.unbind_contextvars("ip")
+    try:
+        assert bound_context() == structlog.contextvars.get_contextvars() == {"request_id": "req-ctx-1", "user_id": 7}
+        assert merge_bound_context(
+            None, "info", {"event": "e", "user_id": 8}
+        ) == structlog.contextvars.merge_contextvars(None, "info", {"event": "e", "user_id": 8})
+    finally:
+        clear_bound_context()
+
+    assert structlog.contextvars.get_contextvars() == {}
+    assert bound_context() == {}
+
+
+def test_the_request_line_reaches_every_handler_once(client, db, json_lines, log_lines):
+    """Written straight to the stream of a plain handler, and as a record to any other (here one
+    with a filter): each gets the line once, with the same fields."""
+    other = log_lines("json")
+    handler = next(handler for handler in logging.getLogger().handlers if getattr(handler, "stream", None) is other)
+    handler.addFilter(lambda record: True)
+
+    client.get("/healthz", HTTP_X_REQUEST_ID="req-handlers-1")
+
+    lines = [
+        [line for line in records(stream) if line.get("event") == "request_finished"] for stream in (json_lines, other)
+    ]
+    assert lines[0] == lines[1]
+    assert [line["request_id"] for line in lines[0]] == ["req-handlers-1"]
+
+
+@pytest.mark.parametrize(
+    "event_dict",
+    [
+        {"code": 200, "request": "GET /stories/?q=%22caf%C3%A9%22", "event": "request_finished", "user_id": 7},
+        {"event": 'a "quoted" line\nwith a newline, a tab\t, é, \u202e and \U0001f600'},
+        {"event": "not text or an integer", "ratio": 0.5, "flag": True, "none": None, "list": [1, "a"]},
+        {"event": "an object", "value": object.__new__(type("Unserializable", (), {"__repr__": lambda self: "<it>"}))},
+    ],
+)
+def test_json_lines_are_written_as_structlogs_renderer_writes_them(event_dict):
+    assert JsonRenderer()(None, "info", dict(event_dict)) == structlog.processors.JSONRenderer()(
+        None, "info", dict(event_dict)
+    )
+
+
+def test_timestamps_are_utc_to_the_microsecond_as_structlog_writes_them():
+    before = datetime.now(UTC)
+    stamp = utc_timestamp()
+    after = datetime.now(UTC)
+
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", stamp)
+    assert before.replace(microsecond=0) <= datetime.fromisoformat(stamp) <= after
+
+
+def test_new_request_ids_are_random_version_4_uuids():
+    ids = [new_request_id() for _ in range(1000)]
+
+    assert len(set(ids)) == len(ids)
+    for request_id in ids:
+        parsed = uuid.UUID(request_id)
+        assert (parsed.version, parsed.variant, str(parsed)) == (4, uuid.RFC_4122, request_id)

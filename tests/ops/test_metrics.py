@@ -201,6 +201,16 @@ from newsroom.ops.metrics import count_check_results
 count_check_results([{"name": "not_repeat", "status": "pass"}])
 """
 
+REQUEST_IN_A_PROCESS = """
+import django
+django.setup()
+from django.test import Client
+from django.test.utils import setup_test_environment
+setup_test_environment()
+for _ in range(3):
+    assert Client().get("/healthz").status_code == 200
+"""
+
 SCRAPE_IN_A_PROCESS = """
 import django
 django.setup()
@@ -231,3 +241,29 @@ def test_in_multiprocess_mode_metrics_add_up_every_process(tmp_path):
 
     assert len(list(files.glob("counter_*.db"))) >= 2
     assert 'newsroom_verification_checks_total{check="not_repeat",result="pass"} 2.0' in scraped.stdout
+
+
+def test_in_multiprocess_mode_request_metrics_add_up_every_process(tmp_path):
+    """Each process counts its requests in memory and saves them to its own file in the directory
+    (at the latest when it exits); /metrics in any process adds up the files and its own counts."""
+    files = tmp_path / "metrics"
+    files.mkdir()
+    env = {
+        **os.environ,
+        "PROMETHEUS_MULTIPROC_DIR": str(files),
+        "DJANGO_SETTINGS_MODULE": "newsroom.settings",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    }
+    for _ in range(2):
+        subprocess.run([sys.executable, "-c", REQUEST_IN_A_PROCESS], cwd=BASE_DIR, env=env, check=True)
+
+    scraped = subprocess.run(
+        [sys.executable, "-c", SCRAPE_IN_A_PROCESS], cwd=BASE_DIR, env=env, check=True, capture_output=True, text=True
+    )
+
+    assert len(list(files.glob("newsroom_requests_*.json"))) == 3  # one a process, the scraper's too
+    latency = "django_http_requests_latency_seconds_by_view_method_count"
+    assert f'{latency}{{method="GET",view="healthz"}} 6.0' in scraped.stdout
+    assert 'django_http_responses_total_by_status_total{status="200"} 6.0' in scraped.stdout
+    # One family each, whatever the number of processes: the scrape adds them up.
+    assert scraped.stdout.count("# TYPE django_http_requests_total_by_method_total counter") == 1

@@ -4,9 +4,11 @@ and so does a request that fails."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
+import structlog
 from django.http import HttpRequest
 from django.urls import path
 
@@ -155,3 +157,17 @@ def test_the_request_line_reads_the_same_in_the_console_format(client, db, log_l
     assert "request_id=req-console-1" in finished[0]
     assert "code=200" in finished[0]
     assert "request='GET /healthz'" in finished[0]
+
+
+@pytest.mark.parametrize("bound", [{}, {"user_id": 7}, {"level": "bound"}, {"ratio": 0.5}])
+def test_the_request_line_is_the_text_structlogs_renderer_writes(client, db, json_lines, bound):
+    """Written from its parts when it can be, else by the renderer: either way the same text."""
+    structlog.contextvars.bind_contextvars(**bound)  # as a request's own code binds more
+    client.get("/healthz", HTTP_X_REQUEST_ID="req-text-1")
+
+    [line] = [
+        line
+        for line in json_lines.getvalue().splitlines()
+        if '"req-text-1"' in line and '"request_finished"' in line and '"django_structlog.middlewares.request"' in line
+    ]
+    assert line == structlog.processors.JSONRenderer()(None, "info", json.loads(line))
