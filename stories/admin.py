@@ -207,11 +207,23 @@ class OrderedFormSet(NestedInlineFormSet):
                 self._desk_rows = super().get_queryset()
         return self._desk_rows
 
+    @cached_property
+    def _pk_choices(self) -> Any:
+        # One queryset for every form's id field: building it anew per form was a tenth of a
+        # long story's page.
+        return self._story_rows()
+
     def add_fields(self, form: Any, index: int | None) -> None:
         super().add_fields(form, index)
         pk_field = form.fields.get(self.model._meta.pk.name)
         if pk_field is not None and hasattr(pk_field, "queryset"):
-            pk_field.queryset = self._story_rows()
+            pk_field.queryset = self._pk_choices
+
+    @cached_property
+    def empty_form(self) -> Any:
+        # Django builds the empty form anew on every access, and nested-admin reaches it several
+        # times per formset (media, fields, the rows themselves): once per page is enough.
+        return super().empty_form
 
     def validate_unique(self) -> None:
         # Every unique rule of a story part is about its position, which save renumbers.
