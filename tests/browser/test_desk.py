@@ -23,7 +23,8 @@ from django.utils import timezone
 from editions.models import Edition
 from newsroom.models import Beat, Newsroom, Role
 from newsroom.roles import grant_role
-from tests.factories import ClaimFactory, ManifestFactory
+from stories.models import Story
+from tests.factories import CiteFactory, ClaimFactory, ManifestFactory, ParagraphFactory, SectionFactory, StoryFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -235,6 +236,44 @@ def test_the_claims_box_is_shut_until_its_claims_arrive(desk_world, browser):
     choose(page, f"id_{prefix}-claim_ids", "c-2", CLAIMS["c-2"][:30])
     chosen = claims_box.evaluate("select => [...select.selectedOptions].map((option) => option.value)")
     assert chosen == ["c-2"]
+
+
+@pytest.fixture
+def saved_cite(desk_world) -> Story:
+    """A draft of one paragraph, whose cite chose claims c-3 and c-1 of the manifest, in that order."""
+    newsroom = Newsroom.objects.get(slug="harbour-desk")
+    story = StoryFactory(
+        newsroom=newsroom, beat=newsroom.beats.get(), status=Story.Status.DRAFT, published_at=None, slug="dredging"
+    )
+    paragraph = ParagraphFactory(section=SectionFactory(story=story, position=0), position=0, markdown=CLAIMS["c-3"])
+    CiteFactory(
+        paragraph=paragraph, position=0, manifest_id=desk_world["manifest"].manifest_id, claim_ids=["c-3", "c-1"]
+    )
+    return story
+
+
+def test_a_saved_cite_s_box_fetches_its_other_claims_when_opened_and_keeps_the_chosen_ones(saved_cite, browser):
+    story = saved_cite
+    page = sign_in(browser, "edna")
+    held: list[Any] = []
+    page.route("**/admin/stories/story/manifests/claims/**", lambda route: held.append(route))
+    page.goto(browser.url(f"/admin/stories/story/{story.pk}/change/?mode=rows"))
+    claims_box = page.locator("#id_sections-0-paragraphs-0-cites-0-claim_ids")
+    listed = "select => [...select.options].map((option) => [option.value, option.selected])"
+    assert claims_box.evaluate(listed) == [["c-3", True], ["c-1", True]]
+
+    with page.expect_request("**/admin/stories/story/manifests/claims/**"):
+        page.locator("#id_sections-0-paragraphs-0-cites-0-claim_ids + .select2 .select2-selection").click()
+    while not held:  # Playwright calls the route handler while it waits
+        page.wait_for_timeout(50)
+    # Shut until the manifest's other claims arrive, then open with them.
+    assert page.locator(".select2-container--open .select2-results").count() == 0
+    held[0].continue_()
+    page.locator(".select2-container--open .select2-results__option", has_text=CLAIMS["c-2"][:30]).click()
+
+    assert claims_box.evaluate(listed) == [["c-3", True], ["c-1", True], ["c-2", True]]
+    assert len(held) == 1
+    assert browser.console_errors == []
 
 
 def test_the_story_page_counts_words_and_warns_before_unsaved_changes_are_lost(desk_world, browser):
