@@ -274,7 +274,18 @@ class DeskInline:
         )
 
 
-class CiteInline(DeskInline, nested_admin.NestedTabularInline):
+class DeskStackedInline(DeskInline, nested_admin.NestedStackedInline):
+    # nested-admin's own templates without their indentation: a long story repeats them for
+    # every key fact, paragraph and cite, and the indentation made much of its rows page.
+    template = "admin/stories/story/rows/stacked.html"
+    fieldset_template = "admin/stories/story/rows/fieldset.html"
+
+
+class DeskTabularInline(DeskInline, nested_admin.NestedTabularInline):
+    template = "admin/stories/story/rows/tabular.html"
+
+
+class CiteInline(DeskTabularInline):
     model = Cite
     form = CiteForm
     fields = ["position", "manifest_id", "claim_ids", "not_in_store"]
@@ -296,7 +307,7 @@ class ParagraphCiteInline(CiteInline):
     fk_name = "paragraph"
 
 
-class KeyFactInline(DeskInline, nested_admin.NestedStackedInline):
+class KeyFactInline(DeskStackedInline):
     model = KeyFact
     fields = ["position", "text", "self_reported", "checks"]
     readonly_fields = ["checks"]
@@ -306,7 +317,7 @@ class KeyFactInline(DeskInline, nested_admin.NestedStackedInline):
         return super().get_queryset(request).prefetch_related("cites")
 
 
-class ParagraphInline(DeskInline, nested_admin.NestedStackedInline):
+class ParagraphInline(DeskStackedInline):
     model = Paragraph
     fk_name = "section"
     fields = ["position", "markdown", "rendered", "checks"]
@@ -322,7 +333,7 @@ class ParagraphInline(DeskInline, nested_admin.NestedStackedInline):
         return format_html('<div class="desk-preview">{}</div>', html)
 
 
-class SectionInline(DeskInline, nested_admin.NestedStackedInline):
+class SectionInline(DeskStackedInline):
     model = Section
     fields = ["position", "heading"]
     inlines = [ParagraphInline]
