@@ -209,8 +209,8 @@ class OrderedFormSet(NestedInlineFormSet):
 
     @cached_property
     def _pk_choices(self) -> Any:
-        # One queryset for every form's id field: building it anew per form was a tenth of a
-        # long story's page.
+        # One queryset for every form's id field, built once: a long story's page has hundreds
+        # of forms, and filtering a queryset anew for each was a good part of its time.
         return self._story_rows()
 
     def add_fields(self, form: Any, index: int | None) -> None:
