@@ -275,8 +275,9 @@ class DeskInline:
 
 
 class DeskStackedInline(DeskInline, nested_admin.NestedStackedInline):
-    # nested-admin's own templates without their indentation: a long story repeats them for
-    # every key fact, paragraph and cite, and the indentation made much of its rows page.
+    # nested-admin's own templates without their indentation: the story page repeats them for
+    # every part (each key fact, paragraph and cite of a long story's rows), and the indentation
+    # made much of the page.
     template = "admin/stories/story/rows/stacked.html"
     fieldset_template = "admin/stories/story/rows/fieldset.html"
 
@@ -355,12 +356,12 @@ class ImageForm(OrderedPartForm):
         self.fields["alt"].required = True
 
 
-class ImageInline(DeskInline, nested_admin.NestedStackedInline):
+class ImageInline(DeskStackedInline):
     model = Image
     form = ImageForm
 
 
-class RelatedLinkInline(DeskInline, nested_admin.NestedTabularInline):
+class RelatedLinkInline(DeskTabularInline):
     model = RelatedLink
     fields = ["position", "headline", "url", "slug"]
 
@@ -369,7 +370,7 @@ def _list_inline(kind: ListItem.Kind, plural: str) -> type:
     """One of the story's plain lists (unresolved questions, the decision card's three)."""
     formset = type(f"{kind.name.title()}FormSet", (OrderedFormSet,), {"scope": {"kind": kind}})
 
-    class ListInline(DeskInline, nested_admin.NestedTabularInline):
+    class ListInline(DeskTabularInline):
         model = ListItem
         fields = ["position", "text"]
         verbose_name = kind.label.lower()
