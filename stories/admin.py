@@ -207,11 +207,23 @@ class OrderedFormSet(NestedInlineFormSet):
                 self._desk_rows = super().get_queryset()
         return self._desk_rows
 
+    @cached_property
+    def _pk_choices(self) -> Any:
+        # One queryset for every form's id field, built once: a long story's page has hundreds
+        # of forms, and filtering a queryset anew for each was a good part of its time.
+        return self._story_rows()
+
     def add_fields(self, form: Any, index: int | None) -> None:
         super().add_fields(form, index)
         pk_field = form.fields.get(self.model._meta.pk.name)
         if pk_field is not None and hasattr(pk_field, "queryset"):
-            pk_field.queryset = self._story_rows()
+            pk_field.queryset = self._pk_choices
+
+    @cached_property
+    def empty_form(self) -> Any:
+        # Django builds the empty form anew on every access, and nested-admin reaches it several
+        # times per formset (media, fields, the rows themselves): once per page is enough.
+        return super().empty_form
 
     def validate_unique(self) -> None:
         # Every unique rule of a story part is about its position, which save renumbers.
@@ -262,7 +274,19 @@ class DeskInline:
         )
 
 
-class CiteInline(DeskInline, nested_admin.NestedTabularInline):
+class DeskStackedInline(DeskInline, nested_admin.NestedStackedInline):
+    # nested-admin's own templates without their indentation: the story page repeats them for
+    # every part (each key fact, paragraph and cite of a long story's rows), and the indentation
+    # made much of the page.
+    template = "admin/stories/story/rows/stacked.html"
+    fieldset_template = "admin/stories/story/rows/fieldset.html"
+
+
+class DeskTabularInline(DeskInline, nested_admin.NestedTabularInline):
+    template = "admin/stories/story/rows/tabular.html"
+
+
+class CiteInline(DeskTabularInline):
     model = Cite
     form = CiteForm
     fields = ["position", "manifest_id", "claim_ids", "not_in_store"]
@@ -284,7 +308,7 @@ class ParagraphCiteInline(CiteInline):
     fk_name = "paragraph"
 
 
-class KeyFactInline(DeskInline, nested_admin.NestedStackedInline):
+class KeyFactInline(DeskStackedInline):
     model = KeyFact
     fields = ["position", "text", "self_reported", "checks"]
     readonly_fields = ["checks"]
@@ -294,7 +318,7 @@ class KeyFactInline(DeskInline, nested_admin.NestedStackedInline):
         return super().get_queryset(request).prefetch_related("cites")
 
 
-class ParagraphInline(DeskInline, nested_admin.NestedStackedInline):
+class ParagraphInline(DeskStackedInline):
     model = Paragraph
     fk_name = "section"
     fields = ["position", "markdown", "rendered", "checks"]
@@ -310,7 +334,7 @@ class ParagraphInline(DeskInline, nested_admin.NestedStackedInline):
         return format_html('<div class="desk-preview">{}</div>', html)
 
 
-class SectionInline(DeskInline, nested_admin.NestedStackedInline):
+class SectionInline(DeskStackedInline):
     model = Section
     fields = ["position", "heading"]
     inlines = [ParagraphInline]
@@ -332,12 +356,12 @@ class ImageForm(OrderedPartForm):
         self.fields["alt"].required = True
 
 
-class ImageInline(DeskInline, nested_admin.NestedStackedInline):
+class ImageInline(DeskStackedInline):
     model = Image
     form = ImageForm
 
 
-class RelatedLinkInline(DeskInline, nested_admin.NestedTabularInline):
+class RelatedLinkInline(DeskTabularInline):
     model = RelatedLink
     fields = ["position", "headline", "url", "slug"]
 
@@ -346,7 +370,7 @@ def _list_inline(kind: ListItem.Kind, plural: str) -> type:
     """One of the story's plain lists (unresolved questions, the decision card's three)."""
     formset = type(f"{kind.name.title()}FormSet", (OrderedFormSet,), {"scope": {"kind": kind}})
 
-    class ListInline(DeskInline, nested_admin.NestedTabularInline):
+    class ListInline(DeskTabularInline):
         model = ListItem
         fields = ["position", "text"]
         verbose_name = kind.label.lower()

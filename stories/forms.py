@@ -159,11 +159,13 @@ class CiteForm(OrderedPartForm):
         if not isinstance(chosen_claims, (list, tuple)):
             chosen_claims = [chosen_claims] if chosen_claims not in (None, "") else []
         chosen_claims = [str(item) for item in chosen_claims]
-        # The chosen claims first, in the cite's order (a browser sends them in the page's order,
-        # and the order is the writer's), then the manifest's other claims.
-        choices = [(item, labels.get(item, f"{item} (not a claim of this manifest)")) for item in chosen_claims]
-        choices += [(claim_id, label) for claim_id, label in labels.items() if claim_id not in chosen_claims]
-        claims_field.choices = choices
+        # Only the chosen claims, in the cite's order (a browser sends them in the page's order,
+        # and the order is the writer's). The manifest's other claims are fetched when the box is
+        # first focused or opened (static/admin/desk/cites.js): listed in every row of a long
+        # story, they were much of its page's size and time.
+        claims_field.choices = [
+            (item, labels.get(item, f"{item} (not a claim of this manifest)")) for item in chosen_claims
+        ]
         if not self.is_bound and self.instance.pk and chosen and manifest is None:
             self.initial["not_in_store"] = True
 

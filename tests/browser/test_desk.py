@@ -23,7 +23,8 @@ from django.utils import timezone
 from editions.models import Edition
 from newsroom.models import Beat, Newsroom, Role
 from newsroom.roles import grant_role
-from tests.factories import ClaimFactory, ManifestFactory
+from stories.models import Story
+from tests.factories import CiteFactory, ClaimFactory, ManifestFactory, ParagraphFactory, SectionFactory, StoryFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -235,6 +236,56 @@ def test_the_claims_box_is_shut_until_its_claims_arrive(desk_world, browser):
     choose(page, f"id_{prefix}-claim_ids", "c-2", CLAIMS["c-2"][:30])
     chosen = claims_box.evaluate("select => [...select.selectedOptions].map((option) => option.value)")
     assert chosen == ["c-2"]
+
+
+@pytest.fixture
+def saved_cites(desk_world) -> Story:
+    """A draft of one paragraph with two cites of the manifest: claims c-3 and c-1 (in that
+    order), and claim c-2."""
+    newsroom = Newsroom.objects.get(slug="harbour-desk")
+    story = StoryFactory(
+        newsroom=newsroom, beat=newsroom.beats.get(), status=Story.Status.DRAFT, published_at=None, slug="dredging"
+    )
+    paragraph = ParagraphFactory(section=SectionFactory(story=story, position=0), position=0, markdown=CLAIMS["c-3"])
+    for position, claim_ids in enumerate([["c-3", "c-1"], ["c-2"]]):
+        CiteFactory(
+            paragraph=paragraph, position=position, manifest_id=desk_world["manifest"].manifest_id, claim_ids=claim_ids
+        )
+    return story
+
+
+def test_a_saved_cite_s_box_fetches_its_other_claims_when_opened_or_focused_and_keeps_the_chosen_ones(
+    saved_cites, browser
+):
+    page = sign_in(browser, "edna")
+    held: list[Any] = []
+    page.route("**/admin/stories/story/manifests/claims/**", lambda route: held.append(route))
+    page.goto(browser.url(f"/admin/stories/story/{saved_cites.pk}/change/?mode=rows"))
+    first, second = "#id_sections-0-paragraphs-0-cites-0-claim_ids", "#id_sections-0-paragraphs-0-cites-1-claim_ids"
+    listed = "select => [...select.options].map((option) => [option.value, option.selected])"
+    assert page.locator(first).evaluate(listed) == [["c-3", True], ["c-1", True]]
+    assert page.locator(second).evaluate(listed) == [["c-2", True]]
+
+    # Opened: shut until the manifest's other claims arrive, then open with them.
+    with page.expect_request("**/admin/stories/story/manifests/claims/**"):
+        page.locator(f"{first} + .select2 .select2-selection").click()
+    while not held:  # Playwright calls the route handler while it waits
+        page.wait_for_timeout(50)
+    assert page.locator(".select2-container--open .select2-results").count() == 0
+    held[0].continue_()
+    page.locator(".select2-container--open .select2-results__option", has_text=CLAIMS["c-2"][:30]).click()
+    assert page.locator(first).evaluate(listed) == [["c-3", True], ["c-1", True], ["c-2", True]]
+
+    # Focused, as by the keyboard: the claims are fetched before the box is opened.
+    with page.expect_request("**/admin/stories/story/manifests/claims/**"):
+        page.locator(f"{second} + .select2 .select2-search__field").focus()
+    while len(held) < 2:
+        page.wait_for_timeout(50)
+    held[1].continue_()
+    page.locator(f"{second} option[value='c-3']").wait_for(state="attached")
+    assert page.locator(second).evaluate(listed) == [["c-2", True], ["c-1", False], ["c-3", False]]
+    assert len(held) == 2
+    assert browser.console_errors == []
 
 
 def test_the_story_page_counts_words_and_warns_before_unsaved_changes_are_lost(desk_world, browser):

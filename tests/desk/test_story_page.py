@@ -135,6 +135,21 @@ def test_a_single_bare_claim_id_is_a_list_of_one(client, editor, desk_setup):
     assert Cite.objects.get(key_fact__isnull=False).claim_ids == ["h-2"]
 
 
+def test_a_cite_row_lists_only_its_chosen_claims_in_the_cite_s_order(client, editor, desk_setup):
+    # The manifest's other claims are fetched when the box is opened (tests/browser/test_desk.py).
+    client.force_login(editor)
+    assert write(client, desk_setup).status_code == 302
+    page = client.get(story_url(Story.objects.get())).content.decode()
+
+    both = page.split('name="sections-1-paragraphs-1-cites-0-claim_ids"', 1)[1].split("</select>", 1)[0]
+    assert both.count("<option") == 2
+    assert both.index('value="h-2" selected') < both.index('value="h-1" selected')
+    one = page.split('name="sections-0-paragraphs-0-cites-0-claim_ids"', 1)[1].split("</select>", 1)[0]
+    assert one.count("<option") == 1
+    assert 'value="h-1" selected' in one
+    assert 'value="h-2"' not in one
+
+
 def test_a_beat_of_another_newsroom_is_refused(client, django_user_model, desk_setup):
     other = Newsroom.objects.create(slug="south-desk", title="South desk")
     foreign_beat = Beat.objects.create(newsroom=other, slug="glaciers", title="Glaciers")

@@ -2,7 +2,9 @@
 // Cites on the story page: the manifest is chosen from the store by autocomplete (select2, as
 // Django admin ships it), and its claims are then offered with their text. A claim id may be
 // typed (select2 tags) for a manifest the store lacks; the form says when it is unknown. Enter
-// picks the highlighted claim, never the typed words.
+// picks the highlighted claim, never the typed words. A saved cite's box comes with its chosen
+// claims only (a long story has hundreds of boxes); the manifest's others are fetched when the
+// box is first focused or opened.
 {
     const $ = django.jQuery;
     // What a typed claim id may look like: one word of letters, digits, '-' or '_'.
@@ -22,23 +24,59 @@
         return document.getElementById(select.id.replace(/manifest_id$/, 'claim_ids'));
     }
 
-    async function loadClaims(select) {
+    function manifestFor(claims) {
+        return document.getElementById(claims.id.replace(/claim_ids$/, 'manifest_id'));
+    }
+
+    async function fetchClaims(claims, manifestId) {
+        const url = claims.dataset.claimsUrl + '?manifest_id=' + encodeURIComponent(manifestId);
+        const reply = await (await fetch(url, {credentials: 'same-origin'})).json();
+        return reply.results.map((claim) => new Option(claim.text, claim.id, false, false));
+    }
+
+    // Each box keeps the load of its manifest's claims (deskClaims, a promise), so a box is
+    // loaded once, and says when it is done (data-desk-claims="loaded").
+    function loading(claims, work) {
+        delete claims.dataset.deskClaims;
+        claims.deskClaims = work.finally(() => {
+            claims.dataset.deskClaims = 'loaded';
+            $(claims).trigger('change');
+        });
+        return claims.deskClaims;
+    }
+
+    function loadClaims(select) {
+        // A manifest was picked: its claims replace the box's.
         const claims = claimsFor(select);
         if (!claims) {
             return;
         }
-        const url = claims.dataset.claimsUrl + '?manifest_id=' + encodeURIComponent(select.value);
         // The box is shut while the claims load: opened before they arrive, select2 would offer
         // only what was typed, and would not refresh its open list when they came.
         claims.disabled = true;
         $(claims).trigger('change');
-        try {
-            const reply = await (await fetch(url, {credentials: 'same-origin'})).json();
-            claims.replaceChildren(...reply.results.map((claim) => new Option(claim.text, claim.id, false, false)));
-        } finally {
-            claims.disabled = false;
-            $(claims).trigger('change');
+        loading(claims, fetchClaims(claims, select.value).then((found) => claims.replaceChildren(...found)))
+            .finally(() => {
+                claims.disabled = false;
+                $(claims).trigger('change');
+            });
+    }
+
+    function addOtherClaims(claims) {
+        // A saved cite's box: the manifest's other claims after the chosen ones, which stay
+        // chosen and in their order. Not shut meanwhile, since the box may have the focus, which
+        // a disabled box loses; it is kept from opening instead (select2:opening below).
+        const manifest = manifestFor(claims);
+        if (!claims.deskClaims && manifest && manifest.value) {
+            const manifestId = manifest.value;
+            loading(claims, fetchClaims(claims, manifestId).then((found) => {
+                const listed = new Set([...claims.options].map((option) => option.value));
+                if (manifest.value === manifestId) {
+                    claims.append(...found.filter((option) => !listed.has(option.value)));
+                }
+            }));
         }
+        return claims.deskClaims || Promise.resolve();
     }
 
     function setUp(root) {
@@ -74,7 +112,16 @@
                     return !knowsClaims(claims) && CLAIM_ID.test(term) ? {id: term, text: term} : null;
                 },
                 insertTag: (data, tag) => { data.push(tag); },
+            }).on('select2:opening', (event) => {
+                // Opened before its claims arrive, select2 would list only the chosen ones and not
+                // refresh the open list when the others came: it opens once they are in.
+                const manifest = manifestFor(claims);
+                if (manifest && manifest.value && claims.dataset.deskClaims !== 'loaded') {
+                    event.preventDefault();
+                    addOtherClaims(claims).then(() => $(claims).select2('open'));
+                }
             });
+            $(claims).next('.select2').on('focusin', () => addOtherClaims(claims));
         });
     }
 
