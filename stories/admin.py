@@ -37,7 +37,7 @@ from newsroom.pagecache import private_response
 from newsroom.roles import roles_of
 
 from . import desk
-from .bodytext import Body, LineError, body_text, parse_body, represents
+from .bodytext import LineError, read_back
 from .diffing import document_diff
 from .forms import BodyTextForm, CiteForm, ManifestLookup, OrderedPartForm, StoryForm, claim_label, manifest_label
 from .models import (
@@ -151,7 +151,9 @@ class DeskPage:
         asked = request.GET.get("mode")
         if asked in BODY_MODES and request.session.get(BODY_MODE_KEY) != asked:
             request.session[BODY_MODE_KEY] = asked
-        self.text_fits = represents(self.body)
+        # The text read back once for the page: whether it fits, and the line of each part.
+        self.read_back = read_back(self.body)
+        self.text_fits = self.read_back is not None
         wanted = request.session.get(BODY_MODE_KEY, "text")
         if request.method == "POST":
             # A save is read as the page it came from was shown, whatever another tab chose since.
@@ -160,10 +162,9 @@ class DeskPage:
 
     def body_problems(self) -> list[str]:
         """The last run's problems in the one text's words: "Line 14, section 2, paragraph 1: …"."""
-        lines = parse_body(body_text(self.body))
         found = []
         for at, message in self._problem_source():
-            line = lines.line_of(at) if at not in ("", "$") else None
+            line = self.read_back.line_of(at) if self.read_back is not None and at not in ("", "$") else None
             found.append(str(LineError(line, at, message)) if line else f"{describe_path(at)}: {message}")
         return found
 
@@ -647,7 +648,7 @@ class StoryAdmin(RecordsStoryChange, SafeAutocompleteAdmin, nested_admin.NestedM
     def _cited(self, page: DeskPage) -> SafeString | str:
         """What the text's cite markers name, in words: each manifest and the claims of it cited."""
         claims_by_manifest: dict[str, list[str]] = {}
-        for _, cite in Body(**page.body).cites():
+        for _, cite in desk.cites_in_order(page.body):
             cited = claims_by_manifest.setdefault(cite["manifest_id"], [])
             cited += [claim_id for claim_id in cite["claim_ids"] if claim_id not in cited]
         if not claims_by_manifest:

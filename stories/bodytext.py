@@ -39,7 +39,8 @@ class LineError:
     message: str
 
     def __str__(self) -> str:
-        where = f", {describe_path(self.at)[:1].lower()}{describe_path(self.at)[1:]}" if self.at else ""
+        place = describe_path(self.at) if self.at else ""
+        where = f", {place[:1].lower()}{place[1:]}" if place else ""
         return f"Line {self.line}{where}: {self.message}"
 
 
@@ -54,17 +55,6 @@ class Body:
 
     def parts(self) -> dict[str, Any]:
         return {"key_facts": self.key_facts, "sections": self.sections}
-
-    def cites(self) -> list[tuple[str, dict[str, Any]]]:
-        """Every cite with its desk/1 path, in the text's order."""
-        found = []
-        for index, fact in enumerate(self.key_facts):
-            found += [(f"key_facts[{index}].cites[{number}]", cite) for number, cite in enumerate(fact["cites"])]
-        for s_index, section in enumerate(self.sections):
-            for p_index, paragraph in enumerate(section["paragraphs"]):
-                at = f"sections[{s_index}].paragraphs[{p_index}]"
-                found += [(f"{at}.cites[{number}]", cite) for number, cite in enumerate(paragraph["cites"])]
-        return found
 
     def line_of(self, at: str) -> int | None:
         """The line a desk/1 path's part begins on: the path's own, or the nearest part holding it."""
@@ -173,8 +163,15 @@ def parse_body(text: str) -> Body:
     return body
 
 
-def represents(parts: dict[str, Any]) -> bool:
-    """Whether the one text gives back exactly these parts (a paragraph holding a blank line, or
-    a key fact holding a line break, say, does not: such a story is edited as rows)."""
+def read_back(parts: dict[str, Any]) -> Body | None:
+    """These parts as the one text reads them back, with each part's line; None when the text
+    would not give back exactly these parts (a paragraph holding a blank line, or a key fact
+    holding a line break, say: such a story is edited as rows)."""
     body = parse_body(body_text(parts))
-    return not body.errors and body.parts() == {"key_facts": parts["key_facts"], "sections": parts["sections"]}
+    exact = not body.errors and body.parts() == {"key_facts": parts["key_facts"], "sections": parts["sections"]}
+    return body if exact else None
+
+
+def represents(parts: dict[str, Any]) -> bool:
+    """Whether the one text gives back exactly these parts (``read_back``)."""
+    return read_back(parts) is not None

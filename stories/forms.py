@@ -15,6 +15,7 @@ from manifests.models import Claim, Manifest
 from newsroom.cleantext import CleanTextForm, text_problem
 
 from . import bodytext
+from .desk import cites_in_order
 from .models import Cite, Section, Story
 
 ID_MAX = 100
@@ -322,7 +323,7 @@ class BodyTextForm(forms.Form):
             errors = self._cite_errors(body)
         if errors:
             raise ValidationError([str(error) for error in errors], code="body")
-        if body.parts() != {"key_facts": self.current_body["key_facts"], "sections": self.current_body["sections"]}:
+        if body.parts() != self.current_body:
             self.body_parts = body.parts()
         return text
 
@@ -339,7 +340,7 @@ class BodyTextForm(forms.Form):
             if problem:
                 refuse(at, f"{what} {problem}")
 
-        for at, cite in body.cites():
+        for at, cite in cites_in_order(body.parts()):
             for claim_id in [cite["manifest_id"], *cite["claim_ids"]]:
                 refuse_unclean(at, "an id", claim_id)
         for index, fact in enumerate(body.key_facts):
@@ -355,13 +356,8 @@ class BodyTextForm(forms.Form):
         return errors
 
     def _cite_errors(self, body: bodytext.Body) -> list[bodytext.LineError]:
-        kept = {
-            _cite_key(cite)
-            for part in self.current_body["key_facts"]
-            + [paragraph for section in self.current_body["sections"] for paragraph in section["paragraphs"]]
-            for cite in part["cites"]
-        }
-        new = [(at, cite) for at, cite in body.cites() if _cite_key(cite) not in kept]
+        kept = {_cite_key(cite) for _, cite in cites_in_order(self.current_body)}
+        new = [(at, cite) for at, cite in cites_in_order(body.parts()) if _cite_key(cite) not in kept]
         self.lookup.preload(cite["manifest_id"] for _, cite in new)
         errors = []
         for at, cite in new:
