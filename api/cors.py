@@ -16,8 +16,6 @@ tier per request.
 
 from __future__ import annotations
 
-import re
-from typing import Any
 from urllib.parse import urlsplit
 
 from corsheaders.conf import conf
@@ -30,7 +28,6 @@ from corsheaders.middleware import (
     ACCESS_CONTROL_MAX_AGE,
     CorsMiddleware,
 )
-from corsheaders.signals import check_request_enabled
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.utils.cache import patch_vary_headers
@@ -55,20 +52,6 @@ EXPOSED_HEADERS = (
 
 
 class ApiCorsMiddleware(CorsMiddleware):
-    def __call__(self, request: HttpRequest) -> Any:
-        # Most requests are not the API's: they go on at once, without the preflight check and
-        # the response pass that would each find CORS off for them.
-        if self.async_mode or self.is_enabled(request):
-            return super().__call__(request)
-        request._cors_enabled = False  # type: ignore[attr-defined]  # as check_preflight records it
-        return self.get_response(request)
-
-    def is_enabled(self, request: HttpRequest) -> bool:
-        # django-cors-headers' test, its signal sent only when something listens to it.
-        if re.match(conf.CORS_URLS_REGEX, request.path_info):
-            return True
-        return check_request_enabled.has_listeners() and self.check_signal(request)
-
     def add_response_headers(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         enabled = getattr(request, "_cors_enabled", None)
         if enabled is None:
