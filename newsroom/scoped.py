@@ -56,7 +56,13 @@ def _admin_request(request: HttpRequest) -> bool:
     return prefix is not None and request.path_info.startswith(prefix)
 
 
-# The editor's time zone and the admin's Content-Security-Policy: for the admin's pages alone.
-admin_middleware = scoped(
-    _admin_request, "newsroom.usertime.DeskTimeZoneMiddleware", "newsroom.ops.csp.AdminContentSecurityPolicyMiddleware"
+# For the admin's pages alone: its messages, the editor's time zone and its
+# Content-Security-Policy. The messages middleware cost every public page and API answer more
+# than any other entry of the stack, for messages only the admin adds and shows (the admin's
+# check for it, admin.E409, is answered by ops.E003 instead).
+ADMIN_MIDDLEWARE = (
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "newsroom.usertime.DeskTimeZoneMiddleware",
+    "newsroom.ops.csp.AdminContentSecurityPolicyMiddleware",
 )
+admin_middleware = scoped(_admin_request, *ADMIN_MIDDLEWARE)

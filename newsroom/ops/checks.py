@@ -1,5 +1,6 @@
 """System checks for the sign-in lockout's order, which django-axes' own checks do not cover
-(they only look for its backend and middleware somewhere in the lists)."""
+(they only look for its backend and middleware somewhere in the lists), and for the admin's
+messages, which its own check (admin.E409, silenced) looks for as an entry of MIDDLEWARE."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from django.core.checks import Error, Tags, register
 from django.utils.module_loading import import_string
 
 AXES_MIDDLEWARE = "axes.middleware.AxesMiddleware"
+ADMIN_MIDDLEWARE = "newsroom.scoped.admin_middleware"
+MESSAGES_MIDDLEWARE = "django.contrib.messages.middleware.MessageMiddleware"
 
 
 @register(Tags.security)
@@ -38,5 +41,25 @@ def lockout_middleware_last(app_configs: Any = None, **kwargs: Any) -> list[Erro
             f"{AXES_MIDDLEWARE} is not the last entry of MIDDLEWARE.",
             hint="django-axes needs its middleware last, after sessions and authentication, to answer lockouts.",
             id="ops.E002",
+        )
+    ]
+
+
+@register(Tags.admin)
+def admin_messages(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+    middleware = list(settings.MIDDLEWARE)
+    if MESSAGES_MIDDLEWARE in middleware:
+        return []
+    if ADMIN_MIDDLEWARE in middleware:
+        # Sessions first: the messages middleware keeps messages there when a cookie cannot.
+        sessions = "django.contrib.sessions.middleware.SessionMiddleware"
+        if sessions in middleware and middleware.index(sessions) < middleware.index(ADMIN_MIDDLEWARE):
+            return []
+    return [
+        Error(
+            f"The admin's messages need {ADMIN_MIDDLEWARE} (which runs {MESSAGES_MIDDLEWARE} for the admin's "
+            "pages) after SessionMiddleware in MIDDLEWARE, or the messages middleware itself.",
+            hint="Restore the admin's entry in MIDDLEWARE, after the sessions and authentication middleware.",
+            id="ops.E003",
         )
     ]
