@@ -24,7 +24,7 @@ from django.views.decorators.http import require_safe
 
 from editions.models import Edition
 from newsroom.models import Beat, Newsroom, ReuseTerms
-from newsroom.pagecache import last_modified, private_response, public_page, tagged
+from newsroom.pagecache import ReadyPage, last_modified, private_response, public_page, tag_headers, tagged
 from stories import desk
 from stories.models import PublishedVersion, Story
 from stories.stored import Stored, stored_at
@@ -60,15 +60,19 @@ def _preview(request: HttpRequest, day: str, slug: str) -> Story | None:
     return Story.objects.for_user(user).with_parts().filter(dateline=dateline, slug=slug).first()
 
 
-def _links(response: HttpResponse, url: str) -> HttpResponse:
+def _link_header(url: str) -> str:
     # The three forms of a story point at each other, and at the page as the canonical one.
-    response["Link"] = ", ".join(
+    return ", ".join(
         [
             f'<{url}>; rel="canonical"; type="text/html"',
             f'<{url}index.json>; rel="alternate"; type="application/json"',
             f'<{url}index.md>; rel="alternate"; type="text/markdown"',
         ]
     )
+
+
+def _links(response: HttpResponse, url: str) -> HttpResponse:
+    response["Link"] = _link_header(url)
     return response
 
 
@@ -89,8 +93,9 @@ class NotLive(Exception):
 
 
 @public_page
-def live_story(request: HttpRequest, date: str, slug: str, form: str = "") -> HttpResponse:
-    """A live story's page or twin, exactly as stored when it was published; raises NotLive.
+def live_story(request: HttpRequest, date: str, slug: str, form: str = "") -> ReadyPage:
+    """A live story's page or twin, exactly as stored when it was published, with the ETag
+    stored beside it; raises NotLive.
 
     Answered for every reader alike, so it reads nothing of the request but its address:
     ``public.middleware.LiveStoryMiddleware`` calls it before sessions and users are set up."""
@@ -98,9 +103,9 @@ def live_story(request: HttpRequest, date: str, slug: str, form: str = "") -> Ht
     version = _version_at(date, slug, field)
     if version is None or not version.is_live:
         raise NotLive(version)
-    response = HttpResponse(version.artifact, content_type=content_type)
-    response = last_modified(response, version.modified_at)
-    return tagged(_links(response, version.absolute_url()), [f"story-{version.desk_id}"])
+    tag = f"story-{version.desk_id}"
+    headers = (("Content-Type", content_type), ("Link", _link_header(version.absolute_url())), *tag_headers([tag]))
+    return ReadyPage(version.artifact.encode(), headers, version.etag, int(version.modified_at.timestamp()), tag)
 
 
 def _story_response(

@@ -425,6 +425,11 @@ class PublishedVersion(models.Model):
     search_text = models.TextField(help_text="Headline, dek and body as plain text, for search.")
     render_format = models.PositiveIntegerField(help_text="The artifact format it was rendered in.")
     rendered_at = models.DateTimeField()
+    # Each artifact's ETag, worked out when it is rendered rather than hashed again on each
+    # request that reads it from here (newsroom.pagecache.etag_of: the same value either way).
+    page_html_etag = models.CharField(max_length=34, editable=False)
+    document_etag = models.CharField(max_length=34, editable=False)
+    markdown_etag = models.CharField(max_length=34, editable=False)
 
     gate = models.CharField(max_length=400, help_text="How the publish gate opened: the passing run, or an override.")
     published_by = models.CharField(max_length=200)

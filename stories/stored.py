@@ -1,4 +1,4 @@
-"""One indexed read of a published version's state and one of its stored artifacts.
+"""One indexed read of a published version's state and one of its stored artifacts, with its ETag.
 
 The public story routes (by address) and the API's story detail (by id) answer most requests
 with exactly this, so it is plain SQL built once from the model's table and columns: the ORM
@@ -33,6 +33,7 @@ class Stored(NamedTuple):
     modified_at: datetime
     withdrawn_at: datetime | None
     artifact: str
+    etag: str  # the artifact's
 
     @property
     def is_live(self) -> bool:
@@ -48,7 +49,7 @@ def _sql(artifact: str, keys: tuple[str, ...], vendor: str) -> str:
     meta = PublishedVersion._meta
     quote = connection.ops.quote_name
     column = meta.get_field
-    selected = ", ".join(quote(column(name).column) for name in (*COLUMNS, artifact))
+    selected = ", ".join(quote(column(name).column) for name in (*COLUMNS, artifact, f"{artifact}_etag"))
     where = " AND ".join(f"{quote(column(name).column)} = %s" for name in keys)
     return f"SELECT {selected} FROM {quote(meta.db_table)} WHERE {where}"
 
@@ -66,8 +67,8 @@ def _read(artifact: str, **keys: object) -> Stored | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    desk_id, dateline, slug, published_at, modified_at, withdrawn_at, text = row
-    return Stored(desk_id, dateline, slug, _aware(published_at), _aware(modified_at), _aware(withdrawn_at), text)
+    desk_id, dateline, slug, published_at, modified_at, withdrawn_at, text, etag = row
+    return Stored(desk_id, dateline, slug, _aware(published_at), _aware(modified_at), _aware(withdrawn_at), text, etag)
 
 
 def stored_at(*, dateline: date, slug: str, artifact: str) -> Stored | None:

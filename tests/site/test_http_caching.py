@@ -18,7 +18,7 @@ from django.utils.http import http_date
 
 from manifests.models import Manifest
 from newsroom.cache import RedisCache
-from newsroom.pagecache import GENERATION_KEY, page_key, pages_changed, tag_key
+from newsroom.pagecache import GENERATION_KEY, etag_of, page_key, pages_changed, tag_key
 from stories.models import Correction
 from stories.services import story_add_correction, story_import_desk, story_retract
 from tests.factories import publish_story
@@ -79,6 +79,29 @@ def test_story_page_last_modified_is_when_what_readers_get_last_changed(
     assert story.live_version.modified_at == correction.published_at
     for form in ("", "index.json", "index.md"):
         assert client.get(TRAINING + form)["Last-Modified"] == http_date(correction.published_at.timestamp())
+
+
+def test_a_story_is_served_with_the_etags_stored_when_it_was_rendered(
+    client, demo, admin_user, django_capture_on_commit_callbacks
+):
+    """Worked out once, at publish or correction, not per request: and each one is still the
+    hash of the bytes sent, so it changes exactly when they do."""
+    story = demo["agent-training-stack"]
+    before = {}
+    for form in ("", "index.json", "index.md"):
+        response = client.get(TRAINING + form)
+        before[form] = response["ETag"]
+        assert response["ETag"] == etag_of(response.content)
+    version = story.live_version
+    assert [version.page_html_etag, version.document_etag, version.markdown_etag] == list(before.values())
+
+    with django_capture_on_commit_callbacks(execute=True):
+        story_add_correction(story=story, text="Fixed.", user=admin_user)
+
+    for form in ("", "index.json", "index.md"):
+        response = client.get(TRAINING + form)
+        assert response["ETag"] != before[form]
+        assert response["ETag"] == etag_of(response.content)
 
 
 def queries_for(client, path: str) -> int:
@@ -554,3 +577,22 @@ def test_pages_are_kept_in_redis_and_refreshed_there_after_a_change(
         keys = list(server.scan_iter(match=f"{prefix}:*"))
         if keys:
             server.delete(*keys)
+
+
+def test_versions_published_before_etags_were_stored_get_the_ones_they_were_served_with(client, demo):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from stories.models import PublishedVersion
+
+    served = client.get(TRAINING)["ETag"]
+    PublishedVersion.objects.update(page_html_etag="", document_etag="", markdown_etag="")
+
+    import_module("stories.migrations.0012_artifact_etags").store_etags(apps, None)
+
+    version = PublishedVersion.objects.get(slug="agent-training-stack")
+    assert version.page_html_etag == served
+    assert version.document_etag == etag_of(version.document.encode())
+    assert version.markdown_etag == etag_of(version.markdown.encode())
+    assert not PublishedVersion.objects.filter(markdown_etag="").exists()
