@@ -53,7 +53,7 @@ def scoped(applies: Callable[[HttpRequest], bool], *middleware: str) -> Callable
 
 def _admin_request(request: HttpRequest) -> bool:
     prefix = admin_prefix(getattr(request, "urlconf", None))
-    return prefix is not None and request.path_info.startswith(prefix)
+    return prefix is not None and request.path.startswith(prefix)
 
 
 # For the admin's pages alone: its messages, the editor's time zone and its

@@ -14,11 +14,18 @@ from functools import cache
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch, get_script_prefix, reverse
+
+
+def admin_prefix(urlconf: str | None) -> str | None:
+    """The admin's address, as ``request.path`` starts there: under the script prefix, which
+    ``reverse()`` includes (a site mounted at ``/news/`` has its admin at ``/news/admin/``)."""
+    return _admin_prefix(urlconf, get_script_prefix())
 
 
 @cache
-def admin_prefix(urlconf: str | None) -> str | None:
+def _admin_prefix(urlconf: str | None, script_prefix: str) -> str | None:
+    # ``script_prefix`` only keys the memo: reverse() reads the same one itself.
     try:
         return reverse("admin:index", urlconf=urlconf)
     except NoReverseMatch:
@@ -32,6 +39,6 @@ class AdminContentSecurityPolicyMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
         prefix = admin_prefix(getattr(request, "urlconf", None))
-        if prefix and request.path_info.startswith(prefix) and "Content-Security-Policy" not in response:
+        if prefix and request.path.startswith(prefix) and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = settings.ADMIN_CONTENT_SECURITY_POLICY
         return response

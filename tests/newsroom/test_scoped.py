@@ -3,11 +3,17 @@ go through each in order, an error in one becoming a response for those above it
 
 from __future__ import annotations
 
+import io
+import sys
+
 import pytest
 from django.core.exceptions import ImproperlyConfigured
+from django.core.handlers.wsgi import WSGIHandler
 from django.http import HttpRequest, HttpResponse
 from django.test import RequestFactory
+from django.urls import set_script_prefix
 
+from newsroom.ops.csp import admin_prefix
 from newsroom.scoped import scoped
 
 
@@ -91,3 +97,48 @@ def test_the_admin_without_its_messages_is_a_system_check_error(settings):
     assert "ops.E003" not in {message.id for message in run_checks(tags=["admin"])}
     settings.MIDDLEWARE = [name for name in settings.MIDDLEWARE if name != "newsroom.scoped.admin_middleware"]
     assert "ops.E003" in {message.id for message in run_checks(tags=["admin"])}
+
+
+def test_the_admin_mounted_under_a_script_prefix_keeps_its_own_middleware(admin_client, settings):
+    """A site served at /news/ has its admin at /news/admin/: request.path and reverse() both
+    say so, where path_info starts at /admin/. Through Django's WSGI handler itself, which sets
+    the script prefix (the test client does not)."""
+    admin_client.get("/admin/")  # signed in: the session cookie below is the admin's
+    session = admin_client.cookies[settings.SESSION_COOKIE_NAME].value
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "SCRIPT_NAME": "/news",
+        "PATH_INFO": "/admin/",
+        "QUERY_STRING": "",
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": "testserver",
+        "HTTP_COOKIE": f"{settings.SESSION_COOKIE_NAME}={session}",
+        "REMOTE_ADDR": "127.0.0.1",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(),
+        "wsgi.errors": sys.stderr,
+    }
+    answered = []
+    try:
+        response = WSGIHandler()(environ, lambda status, headers, exc_info=None: answered.append((status, headers)))
+        body = b"".join(response)
+    finally:
+        set_script_prefix("/")  # the handler leaves it set for this thread
+    [(status, headers)] = answered
+
+    assert status.startswith("200"), status
+    assert b'href="/news/admin/' in body
+    # The admin's scoped middleware ran (the same test admits its messages middleware).
+    assert "Content-Security-Policy" in dict(headers)
+
+
+def test_the_admins_address_follows_the_script_prefix():
+    try:
+        set_script_prefix("/news/")
+        assert admin_prefix(None) == "/news/admin/"
+        set_script_prefix("/")
+        assert admin_prefix(None) == "/admin/"
+    finally:
+        set_script_prefix("/")
