@@ -9,6 +9,8 @@ import sys
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_started
+from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse
 from django.test import RequestFactory
 from django.urls import set_script_prefix
@@ -121,10 +123,14 @@ def test_the_admin_mounted_under_a_script_prefix_keeps_its_own_middleware(admin_
         "wsgi.errors": sys.stderr,
     }
     answered = []
+    # As the test client does: a connection closed when the request starts would end the
+    # test's transaction (on PostgreSQL; SQLite's in-memory database ignores it).
+    request_started.disconnect(close_old_connections)
     try:
         response = WSGIHandler()(environ, lambda status, headers, exc_info=None: answered.append((status, headers)))
         body = b"".join(response)
     finally:
+        request_started.connect(close_old_connections)
         set_script_prefix("/")  # the handler leaves it set for this thread
     [(status, headers)] = answered
 
