@@ -12,7 +12,7 @@ from django.core.checks import Error, Tags, register
 from django.utils.module_loading import import_string
 
 AXES_MIDDLEWARE = "axes.middleware.AxesMiddleware"
-ADMIN_MIDDLEWARE = "newsroom.scoped.admin_middleware"
+ADMIN_ENTRY = "newsroom.scoped.admin_middleware"  # its middleware: newsroom.scoped.ADMIN_MIDDLEWARE
 MESSAGES_MIDDLEWARE = "django.contrib.messages.middleware.MessageMiddleware"
 
 
@@ -50,14 +50,14 @@ def admin_messages(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     middleware = list(settings.MIDDLEWARE)
     if MESSAGES_MIDDLEWARE in middleware:
         return []
-    if ADMIN_MIDDLEWARE in middleware:
+    if ADMIN_ENTRY in middleware:
         # Sessions first: the messages middleware keeps messages there when a cookie cannot.
         sessions = "django.contrib.sessions.middleware.SessionMiddleware"
-        if sessions in middleware and middleware.index(sessions) < middleware.index(ADMIN_MIDDLEWARE):
+        if sessions in middleware and middleware.index(sessions) < middleware.index(ADMIN_ENTRY):
             return []
     return [
         Error(
-            f"The admin's messages need {ADMIN_MIDDLEWARE} (which runs {MESSAGES_MIDDLEWARE} for the admin's "
+            f"The admin's messages need {ADMIN_ENTRY} (which runs {MESSAGES_MIDDLEWARE} for the admin's "
             "pages) after SessionMiddleware in MIDDLEWARE, or the messages middleware itself.",
             hint="Restore the admin's entry in MIDDLEWARE, after the sessions and authentication middleware.",
             id="ops.E003",
