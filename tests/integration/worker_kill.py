@@ -369,7 +369,8 @@ def main() -> int:
             broker = redis.Redis.from_url(redis_url)
             broker.flushdb()
             call_command("migrate", verbosity=0)
-            errors = [message for message in run_checks() if message.is_serious()]
+            # As manage.py check does: silenced checks (admin.E409, answered by ops.E003) are not errors.
+            errors = [m for m in run_checks() if m.is_serious() and not m.is_silenced()]
             assert not errors, f"system checks fail with the short timeouts: {errors}"
 
             plan = make_stories(provider)
