@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/supported_eval.py [--set NAME] [--tuning] [--show-errors]
 
-Runs the method (``verification.support.assess``) over thirteen labelled sets and prints, for
+Runs the method (``support.check``) over thirteen labelled sets and prints, for
 each and for the measuring sets together, the three-way table: of the unsupported cases, how
 many passed silently (``supported``), went to review, were refused (``unsupported``); of the
 supported ones, how many passed, went to review, were refused; with the targets on the
@@ -12,40 +12,40 @@ many unsaid verbs a sentence send a passage to review, the coverage a passage ne
 supported): the boundaries are chosen there, never on a measuring set. Last, the verdicts on the
 seeds' own parts against the demo manifests (``bench/seed_parts.py``). The sets:
 
-- ``tuning``: ``tests/verification/supported_cases.json``, the set the lexical method was
+- ``tuning``: ``tests/support/supported_cases.json``, the set the lexical method was
   first written against (numbers, names, other claims);
-- ``fact-check``: ``tests/verification/fact_check_cases.json``, hand-written pairs for the
+- ``fact-check``: ``tests/support/fact_check_cases.json``, hand-written pairs for the
   fact-checker rules (negation, direction, date, quantity, entity swap, modality, new
   predicate), each with a supported twin; the rules were tuned on these two sets;
-- ``fact-check-2``: ``tests/verification/fact_check_cases_2.json``, a second round of
+- ``fact-check-2``: ``tests/support/fact_check_cases_2.json``, a second round of
   hand-written cases (freer paraphrases of the seeds' claims and of news copy, arithmetic on a
   claim's figures, roundings in words; unsupported cases of every kind) written without
   reading the held-out set; tuning data too;
-- ``blind-a`` and ``blind-b``: ``tests/verification/blind_cases_a.json`` and ``_b.json``, 260
+- ``blind-a`` and ``blind-b``: ``tests/support/blind_cases_a.json`` and ``_b.json``, 260
   cases each written by two helpers who saw the issue's rules and the seeds but neither the
   code nor any other set (one on the seeds' subjects, one on wider news); tuning data;
-- ``blind-c``: ``tests/verification/blind_cases_c.json``, a third blind writer's 240 cases
+- ``blind-c``: ``tests/support/blind_cases_c.json``, a third blind writer's 240 cases
   (mixed subjects, a third with several claims or sentences). It validated the first round of
   rules tuned on blind-a and blind-b (counted only: 68.8% before, 72.9% after) and became
   tuning data for the second round;
-- ``blind-d``: ``tests/verification/blind_cases_d.json``, a fourth blind writer's 240 cases on
+- ``blind-d``: ``tests/support/blind_cases_d.json``, a fourth blind writer's 240 cases on
   the seeds' own subjects and in their paragraphs' style, for validation like ``blind-c``;
-- ``blind-e``: ``tests/verification/blind_cases_e.json``, a fifth blind writer's 240 cases in
+- ``blind-e``: ``tests/support/blind_cases_e.json``, a fifth blind writer's 240 cases in
   the same style as blind-d (reporters who condense and reword freely), tuning data for the
   second round;
-- ``blind-f`` and ``blind-g``: ``tests/verification/blind_cases_f.json`` and ``_g.json``, two
+- ``blind-f`` and ``blind-g``: ``tests/support/blind_cases_f.json`` and ``_g.json``, two
   more blind writers' 240 cases each (f in the seeds' style, g as wire and trade-press copy),
   written a session later to see how the rules tuned on a-e carry to writers they never saw: f
   scored 65.0% and g 71.2% when they arrived. f became tuning data; g measures, like blind-d;
-- ``blind-h``: ``tests/verification/blind_cases_h.json``, an eighth blind writer's 120 cases on
+- ``blind-h``: ``tests/support/blind_cases_h.json``, an eighth blind writer's 120 cases on
   one question, a reporter's own verb: 60 rewordings with another verb for the claim's (which
   must pass) and 60 with the opposite action ('missed' for 'caught', 'fell short of' for
   'reached'; which must fail), written after the opposite-action rule, to measure it; it
   measures, like blind-d and blind-g;
-- ``blind-i``: ``tests/verification/blind_cases_i.json``, a ninth blind writer's 160 cases of
+- ``blind-i``: ``tests/support/blind_cases_i.json``, a ninth blind writer's 160 cases of
   the same shape as blind-h (80 rewordings, 80 opposite actions over 80 pairs), tuning data for
   the opposite-action table: blind-h measures it;
-- ``held-out``: ``tests/verification/heldout_cases.json``, written by someone else and never
+- ``held-out``: ``tests/support/heldout_cases.json``, written by someone else and never
   tuned on: the one that measures. ``--show-errors`` never prints its cases, only counts. The
   targets on every measuring set: at most 2% of its unsupported cases passed silently, at most
   3% of its supported ones refused, at most 25% of them sent to review.
@@ -64,21 +64,21 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = ROOT / "tests" / "verification" / "supported_cases.json"
+CASES = ROOT / "tests" / "support" / "supported_cases.json"
 SETS = {
     "tuning": CASES,
-    "fact-check": ROOT / "tests" / "verification" / "fact_check_cases.json",
-    "fact-check-2": ROOT / "tests" / "verification" / "fact_check_cases_2.json",
-    "blind-a": ROOT / "tests" / "verification" / "blind_cases_a.json",
-    "blind-b": ROOT / "tests" / "verification" / "blind_cases_b.json",
-    "blind-c": ROOT / "tests" / "verification" / "blind_cases_c.json",
-    "blind-d": ROOT / "tests" / "verification" / "blind_cases_d.json",
-    "blind-e": ROOT / "tests" / "verification" / "blind_cases_e.json",
-    "blind-f": ROOT / "tests" / "verification" / "blind_cases_f.json",
-    "blind-g": ROOT / "tests" / "verification" / "blind_cases_g.json",
-    "blind-h": ROOT / "tests" / "verification" / "blind_cases_h.json",
-    "blind-i": ROOT / "tests" / "verification" / "blind_cases_i.json",
-    "held-out": ROOT / "tests" / "verification" / "heldout_cases.json",
+    "fact-check": ROOT / "tests" / "support" / "fact_check_cases.json",
+    "fact-check-2": ROOT / "tests" / "support" / "fact_check_cases_2.json",
+    "blind-a": ROOT / "tests" / "support" / "blind_cases_a.json",
+    "blind-b": ROOT / "tests" / "support" / "blind_cases_b.json",
+    "blind-c": ROOT / "tests" / "support" / "blind_cases_c.json",
+    "blind-d": ROOT / "tests" / "support" / "blind_cases_d.json",
+    "blind-e": ROOT / "tests" / "support" / "blind_cases_e.json",
+    "blind-f": ROOT / "tests" / "support" / "blind_cases_f.json",
+    "blind-g": ROOT / "tests" / "support" / "blind_cases_g.json",
+    "blind-h": ROOT / "tests" / "support" / "blind_cases_h.json",
+    "blind-i": ROOT / "tests" / "support" / "blind_cases_i.json",
+    "held-out": ROOT / "tests" / "support" / "heldout_cases.json",
 }
 # Sets that measure: their cases are never printed, only counted, so nobody tunes on them.
 MEASURING = ("blind-d", "blind-g", "blind-h", "held-out")
@@ -87,7 +87,7 @@ ZERO_PASS_KINDS = ("negation", "direction", "date", "quantity")
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from verification.support import (  # noqa: E402
+from support.method import (  # noqa: E402
     REVIEW,
     SUPPORTED,
     SUPPORTED_COVERAGE,
@@ -96,7 +96,7 @@ from verification.support import (  # noqa: E402
     UNSUPPORTED,
     UNSUPPORTED_CODES,
     VERB_COVERAGE,
-    assess,
+    check,
     verdict_of,
 )
 
@@ -149,7 +149,7 @@ def judge(cases: list[dict[str, Any]]) -> tuple[list[Judged], float]:
     started = time.perf_counter()
     judged = []
     for case in cases:
-        support = assess(case["text"], case["claims"], case.get("context", []))
+        support = check(case["text"], case["claims"], case.get("context", []))
         codes = support.found
         judged.append(Judged(case, codes, support.coverage, support.sentences, support.reasons))
     return judged, time.perf_counter() - started
@@ -225,7 +225,7 @@ def seed_lines() -> list[str]:
     counts: Counter = Counter()
     unsupported = []
     for name, at, passage, claims, context in seed_parts():
-        support = assess(passage, claims, context)
+        support = check(passage, claims, context)
         counts[support.verdict] += 1
         if not support.supported:
             unsupported.append(f"    {name} {at}: {support.verdict}: {'; '.join(support.reasons)}")

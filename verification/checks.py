@@ -24,11 +24,12 @@ from django.conf import settings
 from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
+import support
 from manifests.models import Claim, Manifest
 from manifests.services import manifests_fetch
 from stories.models import Cite, Paragraph, Story
 
-from . import repeat, support
+from . import repeat
 from .models import CHECK_SEVERITY, CheckStatus, StorySignature, StorySignatureKey
 
 PART_RELATIONS = ("key_facts", "sections", Prefetch("paragraphs", Paragraph.objects.order_by("position")), "cites")
@@ -454,7 +455,7 @@ def _index_missing(story: Story, start: Any, end: Any) -> bool:
 def paragraphs_supported(story: Story) -> CheckResult:
     """Every key fact and paragraph cites a claim and is backed by the cited claims' texts.
 
-    See ``verification.support`` for the method. Each passage gets a verdict: a supported one
+    See ``support`` for the method. Each passage gets a verdict: a supported one
     has no problem; an unsupported one (a contradiction or a figure the claims do not give) fails
     the check with its reasons; any other is for the desk's review, with why the rules could not
     show it. Every reason carries the code its rule gives. A passage whose cited claims' texts
@@ -512,7 +513,7 @@ def paragraphs_supported(story: Story) -> CheckResult:
         # Reasons name claims by id ('claim c1 says ...'), with the manifest when several are cited.
         several = len({manifest_id for manifest_id, _ in known_refs}) > 1
         labels = [f"claim {f'{m}/' if several else ''}{c}" for m, c in known_refs]
-        verdict = support.assess(part.text, known, context, labels)
+        verdict = support.check(part.text, known, context, labels)
         if verdict.supported:
             continue
         for reason in verdict.problems:

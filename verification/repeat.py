@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from . import text as lex
+from support import text as lex
 
 SIGNATURE_BINS = 64
 BAND_ROWS = 4

@@ -6,8 +6,8 @@ import pytest
 
 from bench.supported_eval import judge, load_cases, share, table
 from manifests.models import Manifest
+from support.method import check
 from verification.checks import checkable, paragraphs_supported
-from verification.support import assess
 
 from .conftest import make_manifest, story_document
 
@@ -225,7 +225,7 @@ class TestOnAStory:
     ],
 )
 def test_figures_match_however_they_are_written(text, claim):
-    assert assess(text, [claim]).supported, assess(text, [claim]).reasons
+    assert check(text, [claim]).supported, check(text, [claim]).reasons
 
 
 @pytest.mark.parametrize(
@@ -241,18 +241,18 @@ def test_figures_match_however_they_are_written(text, claim):
     ],
 )
 def test_a_changed_number_is_always_caught(text, claim, reason):
-    verdict = assess(text, [claim])
+    verdict = check(text, [claim])
     assert not verdict.supported
     assert verdict.reasons[0].startswith(reason + " is in none of the cited claims")
 
 
 def test_digits_inside_names_are_not_figures():
-    verdict = assess("Qwen3-8B beat GPT-4o on GSM8K.", ["Qwen3-8B beat GPT-4o on GSM8K."])
+    verdict = check("Qwen3-8B beat GPT-4o on GSM8K.", ["Qwen3-8B beat GPT-4o on GSM8K."])
     assert verdict.supported
 
 
 def test_half_support_is_caught_on_the_sentence_that_is_not_backed():
-    verdict = assess(
+    verdict = check(
         "Chirp added encryption to group calls this month. Regulators in Brussels are investigating whether the "
         "app shares contact lists with advertisers.",
         ["The messaging app Chirp added end-to-end encryption to group calls this month."],
@@ -283,9 +283,9 @@ def test_the_labelled_set_is_big_and_varied_enough():
 
 
 def test_the_labelled_set_file_is_what_its_builder_makes():
-    from tests.verification.build_supported_cases import build
+    from tests.support.build_supported_cases import build
 
-    assert load_cases() == build(), "run tests/verification/build_supported_cases.py and commit the file"
+    assert load_cases() == build(), "run tests/support/build_supported_cases.py and commit the file"
 
 
 def test_every_number_mismatch_is_refused_and_few_supported_cases_are_not_passed():

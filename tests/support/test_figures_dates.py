@@ -8,8 +8,8 @@ reason of the expected kind. The sentences are invented, not taken from the labe
 
 import pytest
 
-from tests.verification.twins import assert_twin_passes_and_change_is_caught
-from verification.support import assess
+from support.method import check
+from tests.support.twins import assert_twin_passes_and_change_is_caught
 
 FIGURES = "is in none of the cited claims"
 
@@ -221,7 +221,7 @@ def test_a_reading_a_fact_checker_accepts_passes_and_a_changed_value_fails(claim
 
 
 def test_a_counted_date_is_explained_with_both_sides():
-    verdict = assess(
+    verdict = check(
         "The console launched on March 3, 2026. Its first update arrived ten days later.",
         ["The console launched on March 3, 2026, and its first update arrived on March 17."],
     )
@@ -233,7 +233,7 @@ def test_a_counted_date_is_explained_with_both_sides():
 
 def test_a_ratio_counts_things_when_a_plural_follows_its_whole():
     # 'one model in five settings' counts a model and settings; it states no share of 20%.
-    verdict = assess(
+    verdict = check(
         "The team tested one model in five settings, the paper says.",
         ["The paper says the team tested a single model in 5 settings."],
     )

@@ -10,7 +10,7 @@ labelled sets.
 
 import pytest
 
-from tests.verification.twins import assert_twin_passes_and_change_is_caught
+from tests.support.twins import assert_twin_passes_and_change_is_caught
 
 FIGURES = "is in none of the cited claims"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from verification.support import REVIEW, SUPPORTED, UNSUPPORTED, assess, verdict_of
+from support.method import REVIEW, SUPPORTED, UNSUPPORTED, check, verdict_of
 
 # (code, claims, a paraphrase that is supported, a change, the change's verdict)
 CODED = [
@@ -105,8 +105,8 @@ CODED = [
 
 @pytest.mark.parametrize(("code", "claims", "paraphrase", "changed", "verdict"), CODED, ids=[c[0] for c in CODED])
 def test_each_code_has_its_verdict_and_its_paraphrase_passes(code, claims, paraphrase, changed, verdict):
-    twin = assess(paraphrase, claims)
-    found = assess(changed, claims)
+    twin = check(paraphrase, claims)
+    found = check(changed, claims)
 
     assert (twin.verdict, twin.problems) == (SUPPORTED, []), twin.reasons
     assert found.verdict == verdict, found.reasons
@@ -114,7 +114,7 @@ def test_each_code_has_its_verdict_and_its_paraphrase_passes(code, claims, parap
 
 
 def test_an_unsupported_reason_quotes_both_sides():
-    found = assess("Costs at the plant fell 8% in May.", ["Costs at the plant rose 8% in May."])
+    found = check("Costs at the plant fell 8% in May.", ["Costs at the plant rose 8% in May."])
 
     assert [(reason.code, reason.text) for reason in found.problems] == [
         ("direction", "direction: the paragraph says 'plant fell 8% in'; claim 1 says 'plant rose 8% in'")
@@ -122,7 +122,7 @@ def test_an_unsupported_reason_quotes_both_sides():
 
 
 def test_a_review_reason_says_what_the_claims_do_not_say_and_what_they_do():
-    found = assess(
+    found = check(
         "Alder Health took Corvin Labs to court over the patent.", ["Alder Health sued Corvin Labs over the patent."]
     )
 
@@ -134,7 +134,7 @@ def test_a_review_reason_says_what_the_claims_do_not_say_and_what_they_do():
 
 def test_a_passage_the_rules_cannot_show_is_reviewed_not_supported_and_says_how_little_is_the_claims():
     # Nothing contradicts the claim and no rule fires, but too few of the words are its own.
-    found = assess("The museum drew huge, jubilant crowds of visitors.", ["The museum drew 2.4 million visitors."])
+    found = check("The museum drew huge, jubilant crowds of visitors.", ["The museum drew 2.4 million visitors."])
 
     assert found.verdict == REVIEW
     assert found.reasons == [
@@ -146,12 +146,12 @@ def test_a_passage_the_rules_cannot_show_is_reviewed_not_supported_and_says_how_
 def test_one_reporters_verb_in_the_claims_own_words_is_supported_two_are_reviewed():
     claims = ["The port handled 1.8 million containers in 2025."]
 
-    assert assess("The port handled 1.8 million containers in 2025.", claims).verdict == SUPPORTED
-    assert assess("In 2025 the port moved 1.8 million containers through its docks.", claims).verdict in (
+    assert check("The port handled 1.8 million containers in 2025.", claims).verdict == SUPPORTED
+    assert check("In 2025 the port moved 1.8 million containers through its docks.", claims).verdict in (
         SUPPORTED,
         REVIEW,
     )
-    assert assess("In 2025 the port shifted and shipped 1.8 million containers.", claims).verdict == REVIEW
+    assert check("In 2025 the port shifted and shipped 1.8 million containers.", claims).verdict == REVIEW
 
 
 @pytest.mark.parametrize(

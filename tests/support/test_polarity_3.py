@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.verification.twins import assert_twin_passes_and_change_is_caught
-from verification.support import assess
+from support.method import check
+from tests.support.twins import assert_twin_passes_and_change_is_caught
 
 # (kind, claims, a supported paraphrase, the same passage changed the way the kind says)
 TWINS = [
@@ -273,6 +273,6 @@ REWORDINGS = [
 
 @pytest.mark.parametrize(("text", "claims"), REWORDINGS)
 def test_rewordings_raise_no_reason_of_these_kinds(text, claims):
-    verdict = assess(text, claims)
+    verdict = check(text, claims)
     kinds = ("negation:", "direction:", "modality:", "new predicate:")
     assert not any(reason.startswith(kinds) for reason in verdict.reasons), verdict.reasons

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.verification.twins import assert_passes_or_waits_on_its_verb, assert_twin_passes_and_change_is_caught
-from verification.support import assess
+from support.method import check
+from tests.support.twins import assert_passes_or_waits_on_its_verb, assert_twin_passes_and_change_is_caught
 
 # (kind of reason, claims, a supported paraphrase, the same passage changed)
 TWINS = [
@@ -232,7 +232,7 @@ SAME_PAIRINGS = [
 
 @pytest.mark.parametrize(("claims", "passage"), SAME_PAIRINGS)
 def test_the_same_pairings_in_other_words_are_no_swap(claims: list[str], passage: str) -> None:
-    verdict = assess(passage, claims)
+    verdict = check(passage, claims)
     assert_passes_or_waits_on_its_verb(verdict)
 
 
@@ -249,5 +249,5 @@ def test_a_to_without_a_from_beside_it_ends_no_move() -> None:
         "A Teacher Manager enables distillation from several teachers without tying teacher-model scaling "
         "to GPU memory."
     )
-    reasons = assess(passage, claims).reasons
+    reasons = check(passage, claims).reasons
     assert not any(reason.startswith("entity swap") for reason in reasons), reasons

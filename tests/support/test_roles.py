@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.verification.twins import assert_twin_passes_and_change_is_caught
-from verification.support import assess
+from support.method import check
+from tests.support.twins import assert_twin_passes_and_change_is_caught
 
 # (kind of reason, claims, a supported paraphrase, the same passage changed)
 TWINS = [
@@ -333,11 +333,11 @@ OWNER_PARAPHRASES = [
 
 @pytest.mark.parametrize(("claims", "passage"), OWNER_PARAPHRASES)
 def test_the_same_roles_in_other_words_are_no_swap(claims: list[str], passage: str) -> None:
-    result = assess(passage, claims)
+    result = check(passage, claims)
     assert not any(reason.startswith("entity swap") for reason in result.reasons), result.reasons
 
 
 def test_an_infinitive_is_not_reported_as_done() -> None:
     claims = ["The agency said paper cards would be fully replaced by the digital card by December 2025."]
-    result = assess("Paper cards are to be completely replaced by the digital card by December 2025.", claims)
+    result = check("Paper cards are to be completely replaced by the digital card by December 2025.", claims)
     assert not any(reason.startswith("modality") for reason in result.reasons), result.reasons

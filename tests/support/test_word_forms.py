@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from verification import text as lex
-from verification.support import SUPPORTED, UNSUPPORTED, assess
-from verification.support_rules.words import OPPOSITE_ACTIONS
+from support import text as lex
+from support.method import SUPPORTED, UNSUPPORTED, check
+from support.rules.words import OPPOSITE_ACTIONS
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ def test_the_opposite_actions_table_knows_every_inflection_of_its_verbs():
 def test_a_paraphrase_in_an_irregular_past_passes_and_its_opposite_does_not():
     passage = "Acme withheld its quarterly dividend, the filing shows."
     # The old list lacked 'withheld': the passage went to review as not enough of it was said.
-    assert assess(passage, ["Acme withholds its quarterly dividend."]).verdict == SUPPORTED
-    refused = assess(passage, ["Acme pays its quarterly dividend."])
+    assert check(passage, ["Acme withholds its quarterly dividend."]).verdict == SUPPORTED
+    refused = check(passage, ["Acme pays its quarterly dividend."])
     assert refused.verdict == UNSUPPORTED
     assert [problem.code for problem in refused.problems] == ["negation"]

@@ -1,6 +1,6 @@
 """Build ``supported_cases.json``, the labelled set for ``paragraphs_supported``.
 
-    .venv/bin/python tests/verification/build_supported_cases.py
+    .venv/bin/python tests/support/build_supported_cases.py
 
 Deterministic: the same sources give the same file. Supported cases are the hand-written
 paraphrases in ``supported_cases_source.py`` and every key fact and paragraph of the two seed
@@ -26,8 +26,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.verification.supported_cases_source import ADDED_FIGURES, SUPPORTED, SWAP_NAMES, UNSUPPORTED  # noqa: E402
-from verification import text as lex  # noqa: E402
+from support import text as lex  # noqa: E402
+from tests.support.supported_cases_source import ADDED_FIGURES, SUPPORTED, SWAP_NAMES, UNSUPPORTED  # noqa: E402
 
 OUT = Path(__file__).with_name("supported_cases.json")
 SEEDS = ROOT / "stories" / "fixtures" / "seeds"

@@ -7,8 +7,8 @@ must fail with a reason of the expected kind.
 
 import pytest
 
-from tests.verification.twins import assert_twin_passes_and_change_is_caught
-from verification.support import assess
+from support.method import check
+from tests.support.twins import assert_twin_passes_and_change_is_caught
 
 FIGURES = "is in none of the cited claims"
 
@@ -308,12 +308,12 @@ def test_a_derived_or_rewritten_value_passes_and_a_changed_one_fails(claims, sup
     ],
 )
 def test_paraphrases_of_counts_periods_and_factors_pass(text, claim):
-    verdict = assess(text, [claim])
+    verdict = check(text, [claim])
     assert verdict.supported, verdict.reasons
 
 
 def test_a_changed_list_count_is_reported():
-    verdict = assess(
+    verdict = check(
         "The app launched in just three, French and German.",
         ["The app launched only in French and German, the company said."],
     )

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bench.supported_eval import SETS, ZERO_PASS_KINDS, judge, load_cases, share, table
-from tests.verification.twins import assert_passes_or_waits_on_its_verb
-from verification.support import assess
+from support.method import check
+from tests.support.twins import assert_passes_or_waits_on_its_verb
 
 HERE = Path(__file__).parent
 
@@ -349,8 +349,8 @@ def _id(twin: tuple[str, list[str], str, str]) -> str:
 
 @pytest.mark.parametrize(("kind", "claims", "supported", "changed"), TWINS, ids=[_id(twin) for twin in TWINS])
 def test_each_rule_catches_its_change_and_passes_its_twin(kind, claims, supported, changed):
-    twin = assess(supported, claims)
-    verdict = assess(changed, claims)
+    twin = check(supported, claims)
+    verdict = check(changed, claims)
 
     assert_passes_or_waits_on_its_verb(twin)
     assert not verdict.supported
@@ -402,7 +402,7 @@ def test_each_rule_catches_its_change_and_passes_its_twin(kind, claims, supporte
     ],
 )
 def test_a_reason_names_its_kind_and_quotes_both_sides(claims, text, reason):
-    assert reason in assess(text, claims).reasons
+    assert reason in check(text, claims).reasons
 
 
 @pytest.mark.parametrize(
@@ -434,7 +434,7 @@ def test_a_reason_names_its_kind_and_quotes_both_sides(claims, text, reason):
     ],
 )
 def test_second_round_reasons_name_their_kind_and_quote_both_sides(claims, text, reason):
-    assert reason in assess(text, claims).reasons
+    assert reason in check(text, claims).reasons
 
 
 @pytest.mark.parametrize(
@@ -468,12 +468,12 @@ def test_second_round_reasons_name_their_kind_and_quote_both_sides(claims, text,
     ],
 )
 def test_second_round_paraphrases_pass(text, claim):
-    verdict = assess(text, [claim])
+    verdict = check(text, [claim])
     assert_passes_or_waits_on_its_verb(verdict)
 
 
 def test_a_reason_names_the_claim_by_the_label_it_is_given():
-    verdict = assess("Costs at the plant fell 8%.", ["Costs at the plant rose 8%."], labels=["claim c7"])
+    verdict = check("Costs at the plant fell 8%.", ["Costs at the plant rose 8%."], labels=["claim c7"])
 
     assert verdict.reasons == ["direction: the paragraph says 'plant fell 8%'; claim c7 says 'plant rose 8%'"]
 
@@ -517,7 +517,7 @@ def test_a_reason_names_the_claim_by_the_label_it_is_given():
     ],
 )
 def test_roundings_ratios_and_abbreviations_are_backed(text, claim):
-    assert assess(text, [claim]).supported, assess(text, [claim]).reasons
+    assert check(text, [claim]).supported, check(text, [claim]).reasons
 
 
 @pytest.mark.parametrize(
@@ -535,7 +535,7 @@ def test_roundings_ratios_and_abbreviations_are_backed(text, claim):
     ],
 )
 def test_a_rounding_needs_a_hedge_and_the_right_side(text, claim, reason):
-    verdict = assess(text, [claim])
+    verdict = check(text, [claim])
     assert not verdict.supported
     assert verdict.reasons[0].startswith(reason + " is in none of the cited claims")
 
@@ -653,8 +653,8 @@ def test_a_passage_too_long_to_read_is_refused_with_a_reason_not_half_read():
     fits = sentence * (4_000 // len(sentence))
     too_long = fits + sentence
 
-    assert assess(fits, [claim]).supported
-    verdict = assess(too_long, [claim])
+    assert check(fits, [claim]).supported
+    verdict = check(too_long, [claim])
     assert (verdict.verdict, [reason.code for reason in verdict.problems]) == ("unsupported", ["passage_too_long"])
     assert verdict.reasons == [
         f"the paragraph is {len(too_long.strip()):,} characters long; the support check reads paragraphs of up to "

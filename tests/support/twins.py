@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from verification.support import REVIEW, UNSAID_VERB, Support, assess
+from support.method import REVIEW, UNSAID_VERB, Support, check
 
 # What a paraphrase may be left for the desk for: a reporter's verb the claims do not say, and
 # so how little of it the rules can show ('moved' for 'handled', 'declined' for 'refused').
@@ -23,7 +23,7 @@ def assert_passes_or_waits_on_its_verb(verdict: Support) -> None:
 
 
 def assert_twin_passes_and_change_is_caught(claims: Sequence[str], supported: str, changed: str, said: str) -> None:
-    assert_passes_or_waits_on_its_verb(assess(supported, claims))
-    verdict = assess(changed, claims)
+    assert_passes_or_waits_on_its_verb(check(supported, claims))
+    verdict = check(changed, claims)
     assert not verdict.supported
     assert any(said in reason for reason in verdict.reasons), verdict.reasons

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.verification.twins import assert_twin_passes_and_change_is_caught
-from verification.support import assess
+from support.method import check
+from tests.support.twins import assert_twin_passes_and_change_is_caught
 
 # (claims, a supported rewording, the same passage with the opposite action)
 TWINS = [
@@ -127,5 +127,5 @@ NOT_OPPOSED = [
 
 @pytest.mark.parametrize(("text", "claims"), NOT_OPPOSED)
 def test_converses_modifiers_and_both_actions_are_not_read_as_opposites(text, claims):
-    verdict = assess(text, claims)
+    verdict = check(text, claims)
     assert not any(reason.startswith("negation:") for reason in verdict.reasons), verdict.reasons

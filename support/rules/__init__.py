@@ -8,7 +8,7 @@ claims do not say). Each reason carries its code (``reasons``). They read texts 
 
 Every rule is lexical: word lists (``words``), read in order, with a clause as the reach of a
 negation or a modal, and a word's neighbours as what it is about. They were written against
-``tests/verification/fact_check_cases.json`` and ``supported_cases.json``; the held-out set
+``tests/support/fact_check_cases.json`` and ``supported_cases.json``; the held-out set
 measures them (``bench/supported_eval.py``). Texts are analysed once each (cached), as a story
 cites the same claims from many passages.
 """
@@ -38,7 +38,7 @@ from .roles import (
 from .tokens import clause_of
 from .words import NUMBER_WORDS
 
-# What verification.support and the tests use.
+# What support.method and the tests use.
 __all__ = [
     "NUMBER_WORDS",
     "SHARE_SLACK_HEDGED",

@@ -21,7 +21,7 @@ Four tests, each with a reason a person can act on:
    sentence's: a passage half backed by its claims and half about something else fails on
    the sentence that is not backed. Words are weighed by how much they say: a word news copy
    uses about anything ('people', 'level', 'following') counts half.
-4. **What a fact-checker looks for** (``verification.support_rules``): negation, direction,
+4. **What a fact-checker looks for** (``support.rules``): negation, direction,
    dates, quantities, swapped names, modality, predicates no claim makes, and verbs the claims
    do not say. Each reason names its kind, quotes the passage and the claim, and has a code.
 
@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
-from . import support_rules as rules
+from . import rules
 from . import text as lex
 
 # A passage needs this share of its content words in the cited claims...
@@ -1047,7 +1047,7 @@ def _word_reasons(sentences: list[str], backing: rules.Backing) -> _Wording:
     return _Wording(reasons, coverage, tuple(pairs))
 
 
-def assess(
+def check(
     passage_markdown: str,
     claim_texts: Sequence[str],
     context_texts: Sequence[str] = (),

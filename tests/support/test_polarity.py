@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.verification.twins import assert_passes_or_waits_on_its_verb, assert_twin_passes_and_change_is_caught
-from verification.support import assess
+from support.method import check
+from tests.support.twins import assert_passes_or_waits_on_its_verb, assert_twin_passes_and_change_is_caught
 
 # (kind, claims, a supported paraphrase, the same passage changed the way the kind says)
 TWINS = [
@@ -307,7 +307,7 @@ def test_each_change_is_caught_and_its_twin_passes(kind, claims, supported, chan
 
 def test_a_word_that_merely_begins_with_a_prefix_is_no_negative():
     # 'disclosed' is no 'closed' denied.
-    verdict = assess(
+    verdict = check(
         "Helix Compute disclosed on March 11 that Lightspeed led its $640 million round.",
         ["Helix Compute closed a $640 million round led by Lightspeed, the company said on March 11."],
     )
@@ -362,5 +362,5 @@ def test_a_word_that_merely_begins_with_a_prefix_is_no_negative():
     ],
 )
 def test_paraphrases_of_negation_and_rank_pass(text, claim):
-    verdict = assess(text, [claim])
+    verdict = check(text, [claim])
     assert_passes_or_waits_on_its_verb(verdict)

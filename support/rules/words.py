@@ -141,7 +141,7 @@ POLARITY: dict[str, tuple[str, int]] = {
 # forms written out ('laid_off'). A line marked ~ holds converses, which say the same from the
 # other side ('A lent to B', 'B borrowed from A'): opposites only when the doer is the same.
 # Drawn up with WordNet's verb antonyms as a checklist and a blind writer's tuning cases
-# (tests/verification/blind_cases_i.json); kept to the unambiguous, news-worthy ones.
+# (tests/support/blind_cases_i.json); kept to the unambiguous, news-worthy ones.
 _OPPOSITE_ACTIONS = """
     catch detect spot flag find intercept | miss overlook leak let_through
     reach achieve attain | miss fall_short

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.verification.twins import assert_twin_passes_and_change_is_caught
-from verification import support_rules as rules
-from verification.support import assess
+from support import rules
+from support.method import check
+from tests.support.twins import assert_twin_passes_and_change_is_caught
 
 # (kind of reason, claims, a supported paraphrase, the same passage changed)
 TWINS = [
@@ -140,12 +140,12 @@ OWNER_PARAPHRASES = [
 
 @pytest.mark.parametrize(("claims", "passage"), OWNER_PARAPHRASES)
 def test_the_same_roles_in_other_words_are_no_swap(claims: list[str], passage: str) -> None:
-    result = assess(passage, claims)
+    result = check(passage, claims)
     assert not any(reason.startswith("entity swap") for reason in result.reasons), result.reasons
 
 
 def test_names_exchanged_between_two_roles_are_still_a_swap() -> None:
-    result = assess(
+    result = check(
         "Marco Ruiz scored twice for Nantes against Lyon.", ["Marco Ruiz scored twice for Lyon against Nantes."]
     )
     assert any(reason.startswith("entity swap") for reason in result.reasons), result.reasons
@@ -169,5 +169,5 @@ def test_names_exchanged_between_two_roles_are_still_a_swap() -> None:
     ],
 )
 def test_a_passive_with_an_adverb_or_a_hyphen_has_no_active_doer(claims: list[str], passage: str) -> None:
-    result = assess(passage, claims)
+    result = check(passage, claims)
     assert not any(reason.startswith("entity swap") for reason in result.reasons), result.reasons

@@ -3,7 +3,7 @@
 A rule writes its reason as text that names its kind first ('negation: the paragraph says
 ...; claim c1 says ...'); ``coded`` reads that kind once into the code programs use
 (``negation``, ``direction``, ``date``, ``quantity``, ``entity_swap``, ``role_swap``,
-``modality``, ``new_predicate``, ``verb_not_in_claims``). The lexical tests in ``verification.support`` give their
+``modality``, ``new_predicate``, ``verb_not_in_claims``). The lexical tests in ``support.method`` give their
 own (``figure_mismatch``, ``figure_not_in_claims``, ``name_not_in_claims``, ``low_coverage``,
 ``passage_too_long``).
 """
