@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.supported_eval import SETS, ZERO_PASS_KINDS, judge, load_cases, share, table
+from bench.supported_eval import SETS, ZERO_PASS_KINDS, curve_lines, judge, judge_seed_parts, load_cases, share, table
 from support.method import check
 from tests.support.twins import assert_passes_or_waits_on_its_verb
 
@@ -660,3 +660,17 @@ def test_a_passage_too_long_to_read_is_refused_with_a_reason_not_half_read():
         f"the paragraph is {len(too_long.strip()):,} characters long; the support check reads paragraphs of up to "
         "4,000: split it into paragraphs, each citing its claims"
     ]
+
+
+def test_the_trade_off_curve_counts_the_seed_parts_each_boundary_supports():
+    seeds = judge_seed_parts()
+    lines = curve_lines(judge(load_cases(SETS["tuning"]))[0], seeds)
+    chosen = [line for line in lines if line.endswith("<- chosen")]
+    # The chosen boundary publishes both seeds as checked: every one of their parts supported.
+    assert len(chosen) == 1
+    assert chosen[0].split()[-3] == f"{len(seeds)}/{len(seeds)}"
+    assert len(seeds) == 27
+    # The strictest boundary tried leaves a seed part to the desk: the column reads the verdicts.
+    strictest = next(line for line in lines if "verbs for review 1  coverage >= 1.0" in line)
+    assert int(strictest.split()[-1].split("/")[0]) < len(seeds)
+    assert lines[-1].startswith("  every boundary tried that passes at most 2% of the tuning sets' unsupported")
