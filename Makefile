@@ -7,9 +7,9 @@ PORT ?= 8000
 
 .PHONY: run test lint format bench demo migrate clean
 
-$(BIN)/.installed: requirements.txt
+$(BIN)/.installed: requirements.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --disable-pip-version-check -q -r requirements.txt
+	$(BIN)/pip install --disable-pip-version-check -q -r requirements.txt -c constraints.txt
 	touch $@
 
 migrate: $(BIN)/.installed
