@@ -21,7 +21,7 @@ from datetime import UTC, date, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Prefetch, prefetch_related_objects
+from django.db.models import Count, Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 
 import support
@@ -363,8 +363,16 @@ def _repeat_window(story: Story) -> tuple[Any, Any]:
     return end - timedelta(days=settings.REPEAT_WINDOW_DAYS), end
 
 
+def _before(story: Story, end: Any) -> Q:
+    """Published before ``end``, or at that very time by a story written before this one: agents
+    stamp a batch, or an edition, with one time, and a copy carrying its original's time is still
+    a repeat of it (while the original, checked again, repeats nothing)."""
+    return Q(published_at__lt=end) | Q(published_at=end, story_id__lt=story.pk)
+
+
 def not_repeat(story: Story) -> CheckResult:
-    """The story is not a near-duplicate of a story published in the REPEAT_WINDOW_DAYS before it.
+    """The story is not a near-duplicate of a story published in the REPEAT_WINDOW_DAYS before it
+    (or at the same time, when written before it: ``_before``).
 
     Compares text (MinHash of headline, dek and body) and cited manifests with the handful of
     published stories that share an index key with it, and names the closest one.
@@ -380,7 +388,7 @@ def not_repeat(story: Story) -> CheckResult:
     start, end = _repeat_window(story)
     keys = repeat.index_keys(signature, manifest_ids)
     shared = (
-        StorySignatureKey.objects.filter(key__in=keys, published_at__gte=start, published_at__lt=end)
+        StorySignatureKey.objects.filter(_before(story, end), key__in=keys, published_at__gte=start)
         .exclude(story_id=story.pk)
         .values("story_id")
         .annotate(shared=Count("id"))
@@ -437,16 +445,15 @@ def not_repeat(story: Story) -> CheckResult:
 
 def _index_missing(story: Story, start: Any, end: Any) -> bool:
     """No candidate at all: is that because the window is empty, or because it is not indexed?"""
+    earlier = _before(story, end)
     window_stories = Story.objects.filter(
-        status=Story.Status.PUBLISHED, published_at__gte=start, published_at__lt=end
+        Q(published_at__lt=end) | Q(published_at=end, pk__lt=story.pk),
+        status=Story.Status.PUBLISHED,
+        published_at__gte=start,
     ).exclude(pk=story.pk)
     if not window_stories.exists():
         return False
-    return (
-        not StorySignature.objects.filter(published_at__gte=start, published_at__lt=end)
-        .exclude(story_id=story.pk)
-        .exists()
-    )
+    return not StorySignature.objects.filter(earlier, published_at__gte=start).exclude(story_id=story.pk).exists()
 
 
 # --- 5. Paragraphs supported ---------------------------------------------------------------

@@ -155,6 +155,21 @@ def test_only_stories_published_in_the_window_before_it_count(import_story, sett
     assert not_repeat(story).status == "fail"
 
 
+def test_a_copy_stamped_with_the_same_publication_time_repeats_the_story_written_first(import_story):
+    # Writer agents often stamp a batch, or an edition's stories, with one time: a copy carrying
+    # its original's very time is still a repeat of it.
+    first = publish(import_story, story_id="1", slug="electric-ferries", paragraphs=FERRY)
+    copy = publish(import_story, story_id="2", slug="ferries-again", paragraphs=FERRY)
+    assert copy.published_at == first.published_at
+
+    result = not_repeat(copy)
+
+    assert result.status == "fail"
+    assert "repeats story 1 'electric-ferries'" in result.problems[0].message
+    # The first is still the original: checked again, it repeats nothing written before it.
+    assert not_repeat(first).status == "pass"
+
+
 def test_drafts_and_retracted_stories_are_not_repeated_by_anything(import_story, django_capture_on_commit_callbacks):
     draft = import_story(story_document(story_id="1", slug="ferry-draft", paragraphs=FERRY), as_draft=True)
     retracted = publish(import_story, story_id="2", slug="ferries-retracted", paragraphs=FERRY)
