@@ -21,13 +21,13 @@ from datetime import UTC, date, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Prefetch, Q, prefetch_related_objects
+from django.db.models import Count, Exists, Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 
 import support
 from manifests.models import Claim, Manifest
 from manifests.services import manifests_fetch
-from stories.models import Cite, Paragraph, Story
+from stories.models import Cite, Paragraph, PublishedVersion, Story
 
 from . import repeat
 from .models import CHECK_SEVERITY, CheckStatus, StorySignature, StorySignatureKey
@@ -358,21 +358,28 @@ def story_texts(story: Story, story_parts: list[Part] | None = None) -> list[str
     return [story.headline, story.dek, *(part.text for part in story_parts)]
 
 
-def _repeat_window(story: Story) -> tuple[Any, Any]:
-    end = story.published_at or timezone.now()
-    return end - timedelta(days=settings.REPEAT_WINDOW_DAYS), end
+def _repeat_window(story: Story) -> tuple[Any, Any, Any]:
+    """The story's time (now for one not dated yet) and the window either side of it."""
+    reference = story.published_at or timezone.now()
+    window = timedelta(days=settings.REPEAT_WINDOW_DAYS)
+    return reference, reference - window, reference + window
 
 
-def _before(story: Story, end: Any) -> Q:
-    """Published before ``end``, or at that very time by a story written before this one: agents
-    stamp a batch, or an edition, with one time, and a copy carrying its original's time is still
-    a repeat of it (while the original, checked again, repeats nothing)."""
-    return Q(published_at__lt=end) | Q(published_at=end, story_id__lt=story.pk)
+def _may_repeat(story: Story, start: Any, end: Any, *, story_field: str = "story_id") -> Q:
+    """The published stories this one may repeat: those dated within the window either side of
+    its time, each a story out before it. A document's time is its writer's to set (agents stamp
+    a batch or an edition with one time, and a copy may carry its original's time or an earlier
+    one), so what came first is read from the stories themselves: every published story came
+    before one not yet published; for one already out (checked again), those written before it
+    (``story_field`` below its key), so an original never repeats its own copy."""
+    # In the same statement as the candidates, not a query of its own: is this story out already?
+    out_already = Exists(PublishedVersion.objects.filter(pk=story.pk))
+    return Q(published_at__gte=start, published_at__lte=end) & (~out_already | Q(**{f"{story_field}__lt": story.pk}))
 
 
 def not_repeat(story: Story) -> CheckResult:
-    """The story is not a near-duplicate of a story published in the REPEAT_WINDOW_DAYS before it
-    (or at the same time, when written before it: ``_before``).
+    """The story is not a near-duplicate of a story out before it and dated within
+    REPEAT_WINDOW_DAYS of it (``_may_repeat``).
 
     Compares text (MinHash of headline, dek and body) and cited manifests with the handful of
     published stories that share an index key with it, and names the closest one.
@@ -385,10 +392,10 @@ def not_repeat(story: Story) -> CheckResult:
         return findings.result()
     signature = repeat.minhash(feature_set)
     manifest_ids = list(_cited_manifests(story_parts))
-    start, end = _repeat_window(story)
+    reference, start, end = _repeat_window(story)
     keys = repeat.index_keys(signature, manifest_ids)
     shared = (
-        StorySignatureKey.objects.filter(_before(story, end), key__in=keys, published_at__gte=start)
+        StorySignatureKey.objects.filter(_may_repeat(story, start, end), key__in=keys)
         .exclude(story_id=story.pk)
         .values("story_id")
         .annotate(shared=Count("id"))
@@ -406,7 +413,7 @@ def not_repeat(story: Story) -> CheckResult:
         )
         if best is None or (scores.combined, scores.text) > (best[0].combined, best[0].text):
             best = (scores, candidate)
-    window = f"the {settings.REPEAT_WINDOW_DAYS} days before {end.astimezone(UTC):%Y-%m-%d %H:%M}"
+    window = f"the {settings.REPEAT_WINDOW_DAYS} days either side of {reference.astimezone(UTC):%Y-%m-%d %H:%M}"
     if best is None:
         if _index_missing(story, start, end):
             findings.unknown(
@@ -445,15 +452,12 @@ def not_repeat(story: Story) -> CheckResult:
 
 def _index_missing(story: Story, start: Any, end: Any) -> bool:
     """No candidate at all: is that because the window is empty, or because it is not indexed?"""
-    earlier = _before(story, end)
     window_stories = Story.objects.filter(
-        Q(published_at__lt=end) | Q(published_at=end, pk__lt=story.pk),
-        status=Story.Status.PUBLISHED,
-        published_at__gte=start,
+        _may_repeat(story, start, end, story_field="pk"), status=Story.Status.PUBLISHED
     ).exclude(pk=story.pk)
     if not window_stories.exists():
         return False
-    return not StorySignature.objects.filter(earlier, published_at__gte=start).exclude(story_id=story.pk).exists()
+    return not StorySignature.objects.filter(_may_repeat(story, start, end)).exclude(story_id=story.pk).exists()
 
 
 # --- 5. Paragraphs supported ---------------------------------------------------------------

@@ -89,6 +89,20 @@ def new_document(*, desk_id: str, slug: str, like: str = "agent-training-stack",
     return document
 
 
+def fresh_document(*, desk_id: str, slug: str, **changes: Any) -> dict[str, Any]:
+    """A new story that passes every check beside the published seeds: the seed's first key fact
+    and first paragraph alone, so no near-copy of the seed, which the repeat check refuses
+    whatever time it carries. Its derived blocks are left for the importer to work out."""
+    document = new_document(desk_id=desk_id, slug=slug, **changes)
+    first = document["sections"][0]
+    document["key_facts"] = document["key_facts"][:1]
+    document["sections"] = [first | {"paragraphs": first["paragraphs"][:1]}]
+    for derived in ("cited_manifest_ids", "source_count", "publishers", "manifests", "run_these_manifests"):
+        document.pop(derived, None)
+    document["labels"] = {"trust": "reported"}
+    return document
+
+
 def post_json(client: Client, path: str, value: Any, **headers: Any) -> Any:
     data = value if isinstance(value, bytes | str) else json.dumps(value)
     return client.post(path, data=data, content_type=headers.pop("content_type", "application/json"), **headers)

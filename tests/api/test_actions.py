@@ -6,7 +6,7 @@ import pytest
 
 from stories.models import Correction, PublishedVersion, Revision, Story
 
-from .conftest import AGENTIC_ID, TRAINING_ID, body, new_document, post_json
+from .conftest import AGENTIC_ID, TRAINING_ID, body, fresh_document, new_document, post_json
 
 
 def act(client, what, who, data=None, story=TRAINING_ID):
@@ -19,7 +19,9 @@ def waiting(client, people, django_capture_on_commit_callbacks):
     people.ai.auto_publish = False
     people.ai.save()
     with django_capture_on_commit_callbacks(execute=True):
-        response = post_json(client, "/api/v1/stories/", new_document(desk_id="9100", slug="waiting"), **people.editor)
+        response = post_json(
+            client, "/api/v1/stories/", fresh_document(desk_id="9100", slug="waiting"), **people.editor
+        )
     assert response.status_code == 202, response.content
     return Story.objects.get(desk_id=9100)
 

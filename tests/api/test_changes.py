@@ -10,7 +10,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from .conftest import AGENTIC_ID, TRAINING_ID, body, new_document, post_json
+from .conftest import AGENTIC_ID, TRAINING_ID, body, fresh_document, post_json
 
 CHANGES = "/api/v1/changes/"
 
@@ -55,7 +55,7 @@ def test_a_mirror_built_from_the_changes_feed_is_the_live_list(client, people, d
 
     with django_capture_on_commit_callbacks(execute=True):
         submitted = post_json(
-            client, "/api/v1/stories/", new_document(desk_id="9200", slug="mirrored"), **people.editor
+            client, "/api/v1/stories/", fresh_document(desk_id="9200", slug="mirrored"), **people.editor
         )
     assert submitted.status_code == 202, submitted.content
     act(client, "corrections", people.chief, TRAINING_ID, {"text": "An earlier figure was wrong."})

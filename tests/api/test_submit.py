@@ -12,7 +12,7 @@ from tests.workflow.test_undecided import undecided_run
 from verification.gate import story_apply_verdict
 from verification.models import VerificationRun
 
-from .conftest import TRAINING_ID, bearer, body, new_document, post_json
+from .conftest import TRAINING_ID, bearer, body, fresh_document, new_document, post_json
 
 STORIES = "/api/v1/stories/"
 
@@ -321,7 +321,7 @@ def test_a_run_is_not_found_for_another_newsroom_and_needs_a_token(client, peopl
 def test_a_newsroom_that_publishes_automatically_publishes_a_passing_submission(
     client, people, django_capture_on_commit_callbacks
 ):
-    submit(client, new_document(desk_id="9007", slug="goes-out"), people.editor, django_capture_on_commit_callbacks)
+    submit(client, fresh_document(desk_id="9007", slug="goes-out"), people.editor, django_capture_on_commit_callbacks)
 
     assert client.get("/api/v1/stories/9007/").status_code == 200
 
@@ -330,7 +330,7 @@ def test_otherwise_a_passing_submission_waits_for_a_chief(client, people, django
     people.ai.auto_publish = False
     people.ai.save()
 
-    submit(client, new_document(desk_id="9008", slug="waits"), people.editor, django_capture_on_commit_callbacks)
+    submit(client, fresh_document(desk_id="9008", slug="waits"), people.editor, django_capture_on_commit_callbacks)
 
     assert Story.objects.get(desk_id=9008).status == Story.Status.VERIFIED
     assert not PublishedVersion.objects.filter(desk_id=9008).exists()

@@ -276,6 +276,9 @@ def test_an_import_citing_unknown_manifests_is_not_published_and_its_run_says_wh
     client, demo, django_capture_on_commit_callbacks, tmp_path
 ):
     document = seed_copy(demo, id="9100", slug="unknown-sources", headline=f"Unknown sources {MARK}")
+    # The seed's first key fact and paragraph alone: a whole copy would be refused as a repeat of it.
+    document["key_facts"] = document["key_facts"][:1]
+    document["sections"] = [document["sections"][0] | {"paragraphs": document["sections"][0]["paragraphs"][:1]}]
     for section in document["sections"]:
         for paragraph in section["paragraphs"]:
             for cite in paragraph["cites"]:

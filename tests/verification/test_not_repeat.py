@@ -143,16 +143,30 @@ def test_a_follow_up_on_the_same_source_with_new_text_passes(import_story):
     assert result.details["scores"]["manifests"] == 1.0
 
 
-def test_only_stories_published_in_the_window_before_it_count(import_story, settings):
+def test_only_stories_published_in_the_window_around_it_count(import_story, settings):
     publish(import_story, story_id="1", slug="ferries-old", paragraphs=FERRY, published_at="2026-10-01T12:00:00Z")
-    publish(import_story, story_id="2", slug="ferries-later", paragraphs=FERRY, published_at="2026-10-30T12:00:00Z")
+    publish(import_story, story_id="2", slug="ferries-later", paragraphs=FERRY, published_at="2026-10-31T12:00:00Z")
     story = publish(
         import_story, story_id="3", slug="ferries-now", paragraphs=FERRY, published_at="2026-10-16T12:00:00Z"
     )
 
-    assert not_repeat(story).status == "pass"  # 15 days after one, before the other
+    assert not_repeat(story).status == "pass"  # 15 days after one, 15 days before the other
     settings.REPEAT_WINDOW_DAYS = 20
     assert not_repeat(story).status == "fail"
+
+
+def test_a_copy_dated_before_its_original_still_repeats_it(import_story):
+    # The original is published first; the copy, written after it, carries an earlier time.
+    original = publish(import_story, story_id="1", slug="electric-ferries", paragraphs=FERRY)
+    copy = publish(
+        import_story, story_id="2", slug="ferries-backdated", paragraphs=FERRY, published_at="2026-10-10T12:00:00Z"
+    )
+
+    result = not_repeat(copy)
+
+    assert result.status == "fail"
+    assert "repeats story 1 'electric-ferries'" in result.problems[0].message
+    assert not_repeat(original).status == "pass"  # written first: the copy does not count against it
 
 
 def test_a_copy_stamped_with_the_same_publication_time_repeats_the_story_written_first(import_story):

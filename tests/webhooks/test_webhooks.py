@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 
 from stories.models import Story
 from stories.services import story_add_correction, story_retract
-from tests.api.conftest import new_document, post_json
+from tests.api.conftest import fresh_document, new_document, post_json
 from webhooks.guard import address_allowed, carried_ipv4
 from webhooks.models import Webhook, WebhookDelivery
 from webhooks.services import deliveries_create, webhook_deliver
@@ -89,7 +89,7 @@ def test_every_event_arrives_signed_after_the_receiver_fails_twice(
     chief = get_user_model().objects.get(username="chief")
 
     with django_capture_on_commit_callbacks(execute=True):  # the submission's checks
-        post_json(client, "/api/v1/stories/", new_document(desk_id="9200", slug="hooked"), **people.editor)
+        post_json(client, "/api/v1/stories/", fresh_document(desk_id="9200", slug="hooked"), **people.editor)
     # The publication's own commit hooks (the signal) ran inside the eager task; corrections and
     # retractions send theirs when their transaction commits.
     story = Story.objects.get(desk_id=9200)
@@ -252,7 +252,7 @@ def test_a_publication_still_unsent_when_the_story_is_retracted_is_withheld(
     goes out."""
     chief = get_user_model().objects.get(username="chief")
     with django_capture_on_commit_callbacks(execute=True):
-        post_json(client, "/api/v1/stories/", new_document(desk_id="9202", slug="withheld"), **people.editor)
+        post_json(client, "/api/v1/stories/", fresh_document(desk_id="9202", slug="withheld"), **people.editor)
     story = Story.objects.get(desk_id=9202)
     hook = Webhook.objects.create(newsroom=people.ai, url=receiver.url)
     (stranded,) = deliveries_create(story=story, action="published")  # recorded, never queued
