@@ -479,7 +479,7 @@ TRUST_RULES = [
 ]
 
 # The server-side checks (verification/). Manifests must be published within this many days
-# before the story; a story must not repeat one published this many days before it.
+# before the story; a story must not repeat one already out and dated within this many days of it.
 VERIFY_RECENT_DAYS = envint("VERIFY_RECENT_DAYS", "7")
 REPEAT_WINDOW_DAYS = envint("REPEAT_WINDOW_DAYS", "14")
 # not_repeat fails when the text similarity (estimated Jaccard of word features, 0-1) reaches
