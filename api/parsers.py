@@ -10,6 +10,7 @@ string (``newsroom.cleantext``), and anything not JSON
 from __future__ import annotations
 
 import io
+import itertools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -21,18 +22,22 @@ from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 
 from newsroom.cleantext import json_text_problems
-from newsroom.jsonfiles import JsonInputError, parse_json
+from newsroom.jsonfiles import JsonInputError, Problem, parse_json
+
+# The most problems one answer lists, as schema validation lists (newsroom.jsonfiles).
+MOST_PROBLEMS = 50
 
 
 class MalformedBody(exceptions.ParseError):
-    """A body that is not strict JSON; ``problems`` say where."""
+    """A body that is not strict JSON; ``problems`` say where (the first, and any ``more``)."""
 
     default_code = "malformed"
 
-    def __init__(self, at: str, message: str):
+    def __init__(self, at: str, message: str, *, more: list[Problem] = ()):
         where = "" if at == "$" else f"$.{at} "  # the JSON path, so the sentence names the field
-        super().__init__(f"The request body is not acceptable JSON: {where}{message}")
-        self.problems = [{"at": at, "message": message}]
+        others = f" ({len(more)} more: see problems)" if more else ""
+        super().__init__(f"The request body is not acceptable JSON: {where}{message}{others}")
+        self.problems = [{"at": problem.at, "message": problem.message} for problem in (Problem(at, message), *more)]
 
 
 class BodyTooLarge(exceptions.APIException):
@@ -98,9 +103,12 @@ def parse_strict(data: bytes) -> Any:
                 raise MalformedBody(*found) from None
         raise MalformedBody(error.at, message) from None
     # Any field of any body may be multi-line here; a desk/1 document's own rule (which fields
-    # are) is applied when it is validated.
-    for problem in json_text_problems(value, multiline=lambda at: True):
-        raise MalformedBody(problem.at, problem.message)
+    # are) is applied when it is validated. Every such field is named at once, so a writer
+    # fixes them in one round.
+    found = list(itertools.islice(json_text_problems(value, multiline=lambda at: True), MOST_PROBLEMS))
+    if found:
+        first, *more = found
+        raise MalformedBody(first.at, first.message, more=more)
     return value
 
 

@@ -217,3 +217,22 @@ def test_the_migration_cleans_what_was_stored_before_and_says_what_it_changed(ca
     assert f"cleaned stories.Story #{story.pk} headline: removed U+0007, U+000A, U+202E" in printed
     assert f"cleaned manifests.Claim #{claim.pk} text: removed U+2066" in printed
     assert "cleaned 3 row(s)" in printed
+
+
+def test_the_api_names_every_field_holding_a_forbidden_character_at_once(client, writer):
+    document = new_document(desk_id="9103", slug="clean-all", headline="Bell \u0007 rings", dek="gnp.exe\u202e")
+    document["sections"][0]["paragraphs"][1]["markdown"] += " \x9b"
+
+    response = post_json(client, STORIES, document, **writer)
+
+    assert response.status_code == 400, response.content
+    answer = body(response)
+    assert [problem["at"] for problem in answer["problems"]] == [
+        "headline",
+        "dek",
+        "sections[0].paragraphs[1].markdown",
+    ]
+    assert "U+202E RIGHT-TO-LEFT OVERRIDE" in answer["problems"][1]["message"]
+    assert answer["message"].startswith("The request body is not acceptable JSON: $.headline must not contain U+0007")
+    assert answer["message"].endswith("(2 more: see problems)")
+    assert not Story.objects.exists()
