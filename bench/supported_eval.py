@@ -198,7 +198,7 @@ def curve_lines(judged: list[Judged], seeds: list[Judged]) -> list[str]:
         "trade-off on the tuning sets (unsupported passed / supported review / supported refused; "
         "seed parts supported):"
     ]
-    most_seeds_when_silent_met = 0
+    most_seeds_when_silent_met, least_review_when_silent_met = 0, 1.0
     for split, codes in SPLITS.items():
         every = frozenset(code for item in judged for code in item.codes) - {UNSAID_VERB} if codes is None else codes
         for verbs, coverage in itertools.product(VERBS, COVERAGES):
@@ -210,19 +210,21 @@ def curve_lines(judged: list[Judged], seeds: list[Judged]) -> list[str]:
             }
             counts = table(judged, **boundary)
             seeds_passed = sum(item.verdict(**boundary) == SUPPORTED for item in seeds)
-            silent = share(counts, "unsupported", SUPPORTED)
+            silent, review = share(counts, "unsupported", SUPPORTED), share(counts, "supported", REVIEW)
             if silent <= SILENT_MOST:
                 most_seeds_when_silent_met = max(most_seeds_when_silent_met, seeds_passed)
+                least_review_when_silent_met = min(least_review_when_silent_met, review)
             chosen = split == "chosen" and coverage == SUPPORTED_COVERAGE and verbs == UNSAID_VERBS_FOR_REVIEW
             lines.append(
                 f"  {split:<18} verbs for review {verbs}  coverage >= {coverage:<5} "
-                f"{silent:>6.1%} {share(counts, 'supported', REVIEW):>6.1%} "
+                f"{silent:>6.1%} {review:>6.1%} "
                 f"{share(counts, 'supported', UNSUPPORTED):>6.1%}   {seeds_passed:>2}/{len(seeds)}"
                 f"{'  <- chosen' if chosen else ''}"
             )
     lines.append(
         f"  every boundary tried that passes at most {SILENT_MOST:.0%} of the tuning sets' unsupported parts "
-        f"silently supports at most {most_seeds_when_silent_met} of the {len(seeds)} seed parts"
+        f"silently sends at least {least_review_when_silent_met:.1%} of their supported parts to review and "
+        f"supports at most {most_seeds_when_silent_met} of the {len(seeds)} seed parts"
     )
     return lines
 
