@@ -6,8 +6,9 @@ all five checks on a story of 40 paragraphs citing 200 claims (no provider invol
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_x .venv/bin/python bench/checks.py
                                                             # the database given (emptied first)
 
-The stories in the window are written straight into the tables (bulk inserts of Story rows and
-of their repeat signatures and index keys), not through the importer. Their signatures are real
+The stories in the window, dated either side of the checked story's time (the repeat window
+reaches both ways), are written straight into the tables (bulk inserts of Story rows and of their
+repeat signatures and index keys), not through the importer. Their signatures are real
 MinHash signatures, computed with the same hash as the check, of synthetic feature sets drawn
 from a Zipf-distributed vocabulary, so unrelated stories share common features (and now and
 then an LSH band) the way stories on one beat do. Each story cites 5 manifests from a pool of
@@ -135,7 +136,9 @@ class Filler:
         numbers = range(self.added, self.added + count)
         stories = []
         for number in numbers:
-            published = CHECKED_AT - timedelta(seconds=60 + self.random.uniform(0, window))
+            # Either side of the checked story's time, as the repeat window reaches both ways.
+            side = self.random.choice((-1, 1))
+            published = CHECKED_AT + side * timedelta(seconds=60 + self.random.uniform(0, window))
             row = list(base)
             row[varying["desk_id"]] = 1_000_000 + number
             row[varying["slug"]] = f"filler-{number}"
