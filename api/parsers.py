@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -33,7 +33,7 @@ class MalformedBody(exceptions.ParseError):
 
     default_code = "malformed"
 
-    def __init__(self, at: str, message: str, *, more: list[Problem] = ()):
+    def __init__(self, at: str, message: str, *, more: Sequence[Problem] = ()):
         where = "" if at == "$" else f"$.{at} "  # the JSON path, so the sentence names the field
         others = f" ({len(more)} more: see problems)" if more else ""
         super().__init__(f"The request body is not acceptable JSON: {where}{message}{others}")
