@@ -22,10 +22,7 @@ from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 
 from newsroom.cleantext import json_text_problems
-from newsroom.jsonfiles import JsonInputError, Problem, parse_json
-
-# The most problems one answer lists, as schema validation lists (newsroom.jsonfiles).
-MOST_PROBLEMS = 50
+from newsroom.jsonfiles import MOST_PROBLEMS, JsonInputError, Problem, parse_json
 
 
 class MalformedBody(exceptions.ParseError):

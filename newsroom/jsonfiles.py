@@ -287,7 +287,13 @@ def describe_schema_error(error: jsonschema.ValidationError) -> list[Problem]:
             return [Problem(at, error.message)]
 
 
-def schema_problems(validator: jsonschema.protocols.Validator, value: Any, *, limit: int = 50) -> list[Problem]:
+# The most problems one refusal lists: enough to fix a document in one round, never a wall.
+MOST_PROBLEMS = 50
+
+
+def schema_problems(
+    validator: jsonschema.protocols.Validator, value: Any, *, limit: int = MOST_PROBLEMS
+) -> list[Problem]:
     """Every way ``value`` breaks the schema, in document order, said plainly."""
     errors = sorted(validator.iter_errors(value), key=lambda error: list(map(str, error.absolute_path)))
     problems = [problem for error in errors for problem in describe_schema_error(error)]

@@ -25,7 +25,7 @@ from django.urls import reverse
 
 from manifests.models import Manifest
 from newsroom.cleantext import json_text_problems
-from newsroom.jsonfiles import DocumentError, JsonInputError, Problem, parse_json, schema_problems
+from newsroom.jsonfiles import MOST_PROBLEMS, DocumentError, JsonInputError, Problem, parse_json, schema_problems
 from newsroom.models import Disclosure, Label, ReuseTerms, RunGuide, SiteText, SponsorAd, Writer
 
 from .models import Cite, KeyFact, ListItem, Paragraph, Section, Story, trust_text
@@ -203,7 +203,7 @@ def _unclean_text(document: Any) -> list[Problem]:
 
 def validate_document(document: Any) -> dict[str, Any]:
     """Return the document if it is a valid desk/1 story; raise DeskError naming every problem."""
-    problems = schema_problems(_validator(), document) or _unclean_text(document)[:50]
+    problems = schema_problems(_validator(), document) or _unclean_text(document)[:MOST_PROBLEMS]
     if problems:
         raise DeskError(problems)
     problems = _check_times(document) + _check_derived(document)
