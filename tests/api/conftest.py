@@ -89,14 +89,19 @@ def new_document(*, desk_id: str, slug: str, like: str = "agent-training-stack",
     return document
 
 
-def fresh_document(*, desk_id: str, slug: str, **changes: Any) -> dict[str, Any]:
-    """A new story that passes every check beside the published seeds: the seed's first key fact
-    and first paragraph alone, so no near-copy of the seed, which the repeat check refuses
-    whatever time it carries. Its derived blocks are left for the importer to work out."""
-    document = new_document(desk_id=desk_id, slug=slug, **changes)
+def first_parts_only(document: dict[str, Any]) -> dict[str, Any]:
+    """A seed's document cut to its first key fact and first paragraph: no near-copy of the seed,
+    which the repeat check refuses whatever time it carries."""
     first = document["sections"][0]
     document["key_facts"] = document["key_facts"][:1]
     document["sections"] = [first | {"paragraphs": first["paragraphs"][:1]}]
+    return document
+
+
+def fresh_document(*, desk_id: str, slug: str, **changes: Any) -> dict[str, Any]:
+    """A new story that passes every check beside the published seeds (``first_parts_only``).
+    Its derived blocks are left for the importer to work out."""
+    document = first_parts_only(new_document(desk_id=desk_id, slug=slug, **changes))
     for derived in ("cited_manifest_ids", "source_count", "publishers", "manifests", "run_these_manifests"):
         document.pop(derived, None)
     document["labels"] = {"trust": "reported"}
