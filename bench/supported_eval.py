@@ -246,12 +246,11 @@ def judge_seed_parts() -> list[Judged]:
     supported by their writers, so each is labelled so."""
     from bench.seed_parts import seed_parts
 
-    judged = []
-    for name, at, passage, claims, context in seed_parts():
-        support = check(passage, claims, context)
-        case = {"id": f"{name} {at}", "label": "supported", "text": passage}
-        judged.append(Judged(case, support.found, support.coverage, support.sentences, support.reasons))
-    return judged
+    cases = [
+        {"id": f"{name} {at}", "label": "supported", "text": passage, "claims": claims, "context": context}
+        for name, at, passage, claims, context in seed_parts()
+    ]
+    return judge(cases)[0]
 
 
 def seed_lines(seeds: list[Judged]) -> list[str]:
