@@ -371,9 +371,10 @@ def _may_repeat(story: Story, start: Any, end: Any, *, story_field: str = "story
     a batch or an edition with one time, and a copy may carry its original's time or an earlier
     one), so what came first is read from the stories themselves: every published story came
     before one not yet published; for one already out (checked again), those written before it
-    (``story_field`` below its key), so an original never repeats its own copy."""
-    # In the same statement as the candidates, not a query of its own: is this story out already?
-    out_already = Exists(PublishedVersion.objects.filter(pk=story.pk))
+    (``story_field`` below its key), so an original never repeats its own copy. "Out" is this
+    content: a live story edited since is judged as any story not yet out."""
+    # In the same statement as the candidates, not a query of its own: is this content out already?
+    out_already = Exists(PublishedVersion.objects.filter(pk=story.pk, content_hash=story.content_hash))
     return Q(published_at__gte=start, published_at__lte=end) & (~out_already | Q(**{f"{story_field}__lt": story.pk}))
 
 

@@ -169,6 +169,21 @@ def test_a_copy_dated_before_its_original_still_repeats_it(import_story):
     assert not_repeat(original).status == "pass"  # written first: the copy does not count against it
 
 
+def test_a_live_story_edited_into_a_copy_of_a_story_written_after_it_is_a_repeat(import_story):
+    # Its edited content is not out yet: it is judged as any new story, against every one out.
+    live = publish(import_story, story_id="1", slug="council-budget", paragraphs=BUDGET)
+    publish(import_story, story_id="2", slug="ferries-earlier", paragraphs=FERRY, published_at="2026-10-10T12:00:00Z")
+    assert not_repeat(live).status == "pass"
+
+    edited = import_story(story_document(story_id="1", slug="council-budget", paragraphs=FERRY), as_draft=True)
+
+    assert edited.pk == live.pk
+    assert edited.content_hash != live.content_hash
+    result = not_repeat(edited)
+    assert result.status == "fail"
+    assert "repeats story 2 'ferries-earlier'" in result.problems[0].message
+
+
 def test_a_copy_stamped_with_the_same_publication_time_repeats_the_story_written_first(import_story):
     # Writer agents often stamp a batch, or an edition's stories, with one time: a copy carrying
     # its original's very time is still a repeat of it.
