@@ -365,17 +365,22 @@ def _repeat_window(story: Story) -> tuple[Any, Any, Any]:
     return reference, reference - window, reference + window
 
 
-def _may_repeat(story: Story, start: Any, end: Any, *, story_field: str = "story_id") -> Q:
+def _may_repeat(story: Story, start: Any, end: Any, *, via: str = "story__") -> Q:
     """The published stories this one may repeat: those dated within the window either side of
     its time, each a story out before it. A document's time is its writer's to set (agents stamp
     a batch or an edition with one time, and a copy may carry its original's time or an earlier
     one), so what came first is read from the stories themselves: every published story came
     before one not yet published; for one already out (checked again), those written before it
-    (``story_field`` below its key), so an original never repeats its own copy. "Out" is this
-    content: a live story edited since is judged as any story not yet out."""
+    (a lower key), so an original never repeats its own copy. "Out" is this content: a live story
+    edited since is judged as any story not yet out. Another newsroom's story counts once readers
+    can see it: one scheduled for later is not for this newsroom to learn of, not even its name.
+    ``via`` is the way from the model queried to its story ("" for Story itself)."""
     # In the same statement as the candidates, not a query of its own: is this content out already?
     out_already = Exists(PublishedVersion.objects.filter(pk=story.pk, content_hash=story.content_hash))
-    return Q(published_at__gte=start, published_at__lte=end) & (~out_already | Q(**{f"{story_field}__lt": story.pk}))
+    visible = Q(published_at__lte=timezone.now()) | Q(**{f"{via}newsroom_id": story.newsroom_id})
+    return (
+        Q(published_at__gte=start, published_at__lte=end) & visible & (~out_already | Q(**{f"{via}pk__lt": story.pk}))
+    )
 
 
 def not_repeat(story: Story) -> CheckResult:
@@ -454,7 +459,7 @@ def not_repeat(story: Story) -> CheckResult:
 def _index_missing(story: Story, start: Any, end: Any) -> bool:
     """No candidate at all: is that because the window is empty, or because it is not indexed?"""
     window_stories = Story.objects.filter(
-        _may_repeat(story, start, end, story_field="pk"), status=Story.Status.PUBLISHED
+        _may_repeat(story, start, end, via=""), status=Story.Status.PUBLISHED
     ).exclude(pk=story.pk)
     if not window_stories.exists():
         return False

@@ -184,6 +184,26 @@ def test_a_live_story_edited_into_a_copy_of_a_story_written_after_it_is_a_repeat
     assert "repeats story 2 'ferries-earlier'" in result.problems[0].message
 
 
+def test_another_newsrooms_story_scheduled_for_later_is_neither_compared_nor_named(import_story, time_machine):
+    import datetime as dt
+
+    time_machine.move_to(dt.datetime(2026, 10, 16, 12, 30, tzinfo=dt.UTC))
+    # Scheduled: published through the gate, dated two days on, so no reader sees it yet.
+    scheduled = story_document(story_id="1", slug="ferries-embargoed", paragraphs=FERRY)
+    import_story(scheduled | {"newsroom": "other-desk", "published_at": "2026-10-18T12:00:00Z"})
+    draft = import_story(story_document(story_id="2", slug="ferries-draft", paragraphs=FERRY), as_draft=True)
+
+    result = not_repeat(draft)
+    assert result.status == "pass"
+    assert "ferries-embargoed" not in str(result.details)
+    # Its own newsroom's scheduled story it does repeat: the desk knows what it has coming.
+    own = publish(import_story, story_id="3", slug="ferries-own", paragraphs=FERRY, published_at="2026-10-18T12:00:00Z")
+    assert own.newsroom_id == draft.newsroom_id
+    result = not_repeat(draft)
+    assert result.status == "fail"
+    assert "repeats story 3 'ferries-own'" in result.problems[0].message
+
+
 def test_a_copy_stamped_with_the_same_publication_time_repeats_the_story_written_first(import_story):
     # Writer agents often stamp a batch, or an edition's stories, with one time: a copy carrying
     # its original's very time is still a repeat of it.
