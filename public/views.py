@@ -105,7 +105,7 @@ def live_story(request: HttpRequest, date: str, slug: str, form: str = "") -> Re
         raise NotLive(version)
     tag = f"story-{version.desk_id}"
     headers = (("Content-Type", content_type), ("Link", _link_header(version.absolute_url())), *tag_headers([tag]))
-    return ReadyPage(version.artifact.encode(), headers, version.etag, int(version.modified_at.timestamp()), tag)
+    return ReadyPage(version.artifact, headers, version.etag, int(version.modified_at.timestamp()), tag)
 
 
 def _story_response(

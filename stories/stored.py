@@ -4,6 +4,9 @@ The public story routes (by address) and the API's story detail (by id) answer m
 with exactly this, so it is plain SQL built once from the model's table and columns: the ORM
 would build the statement anew on every request, which costs several times running it (0.2 ms
 against 0.05 ms on SQLite here).
+
+The artifact is read as the UTF-8 bytes it is sent as, never made a ``str`` on the way: for a
+37 KB page, decoding it only to encode it again cost about 30 us a request.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.db import connection
+from psycopg.adapt import Loader
 
 from newsroom.reversing import cached_reverse
 
@@ -32,7 +36,7 @@ class Stored(NamedTuple):
     published_at: datetime
     modified_at: datetime
     withdrawn_at: datetime | None
-    artifact: str
+    artifact: bytes  # UTF-8
     etag: str  # the artifact's
 
     @property
@@ -49,9 +53,19 @@ def _sql(artifact: str, keys: tuple[str, ...], vendor: str) -> str:
     meta = PublishedVersion._meta
     quote = connection.ops.quote_name
     column = meta.get_field
-    selected = ", ".join(quote(column(name).column) for name in (*COLUMNS, artifact, f"{artifact}_etag"))
+    stored = quote(column(artifact).column)
+    if vendor == "sqlite":
+        stored = f"CAST({stored} AS BLOB)"  # the text's bytes as they are: SQLite stores UTF-8
+    selected = ", ".join(
+        [*(quote(column(name).column) for name in COLUMNS), stored, quote(column(f"{artifact}_etag").column)]
+    )
     where = " AND ".join(f"{quote(column(name).column)} = %s" for name in keys)
     return f"SELECT {selected} FROM {quote(meta.db_table)} WHERE {where}"
+
+
+class _TextAsBytes(Loader):
+    def load(self, data: bytes | bytearray | memoryview) -> bytes:
+        return bytes(data)
 
 
 def _aware(value: datetime | None) -> datetime | None:
@@ -63,6 +77,10 @@ def _read(artifact: str, **keys: object) -> Stored | None:
     if artifact not in ARTIFACTS:
         raise ValueError(f"{artifact!r} is not a stored artifact")
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # The artifact is the statement's one ``text`` column (the others are varchar, dates
+            # and numbers): for this cursor alone, text comes as the UTF-8 bytes it arrives in.
+            cursor.cursor.adapters.register_loader("text", _TextAsBytes)
         cursor.execute(_sql(artifact, tuple(keys), connection.vendor), list(keys.values()))
         row = cursor.fetchone()
     if row is None:

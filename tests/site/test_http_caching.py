@@ -104,6 +104,32 @@ def test_a_story_is_served_with_the_etags_stored_when_it_was_rendered(
         assert response["ETag"] == etag_of(response.content)
 
 
+def test_a_story_and_its_twins_are_sent_as_the_bytes_stored_for_them(client, demo):
+    """Read as bytes from the database, never decoded and encoded again on the way (stories/stored.py):
+    the same bytes the version holds as text, a story's curly quotes and dashes included."""
+    version = demo["agent-training-stack"].live_version
+    assert not version.page_html.isascii()  # the seed's typography: the bytes are not the characters
+    for form, stored in (("", version.page_html), ("index.json", version.document), ("index.md", version.markdown)):
+        assert client.get(TRAINING + form).content == stored.encode()
+    assert client.get(f"/api/v1/stories/{version.desk_id}/").content == version.document.encode()
+
+
+def test_stored_artifacts_are_compressed_with_lz4_on_postgresql(require_postgres, demo):
+    """Each read of a page without the page cache decompresses it: LZ4 takes a fraction of
+    pglz's time (stories/migrations/0013)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT attname, attcompression FROM pg_attribute "
+            "WHERE attrelid = 'stories_publishedversion'::regclass AND attname IN ('page_html', 'document', 'markdown')"
+        )
+        assert dict(cursor.fetchall()) == {"page_html": "l", "document": "l", "markdown": "l"}
+        cursor.execute(
+            "SELECT DISTINCT pg_column_compression(page_html) FROM stories_publishedversion "
+            "WHERE octet_length(page_html) > 4096"  # values this long are compressed
+        )
+        assert cursor.fetchall() == [("lz4",)]
+
+
 def queries_for(client, path: str) -> int:
     with CaptureQueriesContext(connection) as captured:
         assert client.get(path).status_code == 200
