@@ -1,6 +1,6 @@
 import os
 
-from django.core.wsgi import get_wsgi_application
+from newsroom.serving import serving_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "newsroom.settings")
-application = get_wsgi_application()
+application = serving_application()
