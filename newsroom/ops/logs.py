@@ -21,6 +21,7 @@ import logging
 import os
 import re
 import time
+from collections.abc import Callable
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
@@ -176,17 +177,24 @@ class StructuredFormatter(structlog.stdlib.ProcessorFormatter):
 
 
 def write_complete(
-    logger: logging.Logger, level: int, method_name: str, event_dict: dict[str, Any], *, json_line: str | None = None
+    logger: logging.Logger,
+    level: int,
+    method_name: str,
+    event_dict: Callable[[], dict[str, Any]],
+    *,
+    json_line: str | None = None,
 ) -> None:
     """Hand a complete event dict (what structlog's processors would make of it, the renderer's
-    work left) to the handlers ``logger.handle`` would call, as one line.
+    work left; ``event_dict`` makes it, when a handler needs it) to the handlers
+    ``logger.handle`` would call, as one line.
 
     A handler that only writes to a stream through ``StructuredFormatter`` (settings.LOGGING's,
     the tests') gets the rendered line in one write, as ``StreamHandler.emit`` writes it, with
     no log record made, filtered and formatted on the way: for the request's own line, that
     was most of its cost. Any other handler, and a logger with filters, gets a record, and its
     formatter takes the ``COMPLETE_EVENT`` shortcut. ``json_line``: what ``JsonRenderer`` would
-    make of ``event_dict``, when the caller has it already."""
+    make of the event dict, when the caller has it already: then a JSON handler needs no dict."""
+    made: dict[str, Any] | None = None
     record = None
     rendered: dict[int, str] = {}
     handled = False
@@ -206,23 +214,26 @@ def write_complete(
             ):
                 line = json_line if json_line is not None and formatter.renders_json else rendered.get(id(formatter))
                 if line is None:
-                    line = rendered[id(formatter)] = formatter.render(method_name, event_dict)
+                    made = made or event_dict()
+                    line = rendered[id(formatter)] = formatter.render(method_name, made)
                 handler.acquire()
                 try:
                     stream = handler.stream
                     stream.write(line + handler.terminator)
                     stream.flush()  # StreamHandler.flush's, under the lock held here already
                 except Exception:  # as StreamHandler.emit: a broken stream is reported, not raised
-                    record = record or _complete_record(logger, level, method_name, event_dict)
+                    made = made or event_dict()
+                    record = record or _complete_record(logger, level, method_name, made)
                     handler.handleError(record)
                 finally:
                     handler.release()
             else:
-                record = record or _complete_record(logger, level, method_name, event_dict)
+                made = made or event_dict()
+                record = record or _complete_record(logger, level, method_name, made)
                 handler.handle(record)
         current = current.parent if current.propagate else None
     if not handled:  # filters to apply, or no handler at all (logging's last resort)
-        logger.handle(_complete_record(logger, level, method_name, event_dict))
+        logger.handle(_complete_record(logger, level, method_name, made or event_dict()))
 
 
 def _complete_record(

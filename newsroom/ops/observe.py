@@ -8,10 +8,11 @@ route naming did, for the same outputs, at a fraction of their cost (``bench/flo
   receivers), and sent back in ``X-Request-ID``, on every response, errors included.
 - One ``request_finished`` line (logger ``django_structlog.middlewares.request``, the fields
   ``code``, ``request``, the bound ``request_id``, ``ip`` and ``user_id``, ``level``,
-  ``timestamp``), or ``request_failed`` with the exception for a 500. The line's event dict is
-  built here, and rendered and written in one write to each handler that writes it
-  (``newsroom.ops.logs.write_complete``): structlog's bound logger and its chain of processors,
-  and logging's record, which cost more than the rest of a cached page, are left out.
+  ``timestamp``), or ``request_failed`` with the exception for a 500. The line is written
+  here as JSON from its parts, in one write to each handler that writes JSON
+  (``newsroom.ops.logs.write_complete``), and its event dict made only for a handler that wants
+  more: structlog's bound logger and its chain of processors, and logging's record, which cost
+  more than the rest of a cached page, are left out.
 - django-prometheus's request families, with their names and labels, so dashboards read them
   as before: counted in this process's memory, one lock a request, and put together when
   scraped (``newsroom.ops.requestmetrics``); the view of a request answered before URL
@@ -165,16 +166,23 @@ def _request_line(request: HttpRequest) -> str:
 
 def _log(level: int, event: str, fields: dict[str, Any]) -> None:
     """One line as structlog would write it: the fields, the event, then what the processors add
-    (the bound context, the logger's name, the level, the time), written as one line."""
+    (the bound context, the logger's name, the level, the time), written as one line. The event
+    dict itself is made only for a handler that needs more than the JSON line."""
     method_name = _METHOD_NAMES[level]
     context = bound_context()
-    event_dict = {**fields, "event": event}
-    for name, value in context.items():
-        event_dict.setdefault(name, value)
-    event_dict["logger"] = REQUEST_LOGGER.name
-    event_dict["level"] = method_name
-    event_dict["timestamp"] = utc_timestamp()
-    write_complete(REQUEST_LOGGER, level, method_name, event_dict, json_line=_json_line(event_dict, fields, context))
+    timestamp = utc_timestamp()
+
+    def event_dict() -> dict[str, Any]:
+        made = {**fields, "event": event}
+        for name, value in context.items():
+            made.setdefault(name, value)
+        made["logger"] = REQUEST_LOGGER.name
+        made["level"] = method_name
+        made["timestamp"] = timestamp
+        return made
+
+    line = _json_line(event, fields, context, method_name, timestamp)
+    write_complete(REQUEST_LOGGER, level, method_name, event_dict, json_line=line)
 
 
 def _json_value(value: str | int, kind: type) -> str:
@@ -185,12 +193,15 @@ def _json_value(value: str | int, kind: type) -> str:
 _OWN_KEYS = frozenset({"code", "request", "user_agent", "event", "logger", "level", "timestamp"})
 
 
-def _json_line(event_dict: dict[str, Any], fields: dict[str, Any], context: dict[str, Any]) -> str | None:
-    """The request's line as ``newsroom.ops.logs.JsonRenderer`` writes ``event_dict``, from its
-    parts: the keys the line always has are written as they are, only the values are escaped.
-    None (the renderer's turn) for a bound key or value the renderer would write otherwise."""
+def _json_line(
+    event: str, fields: dict[str, Any], context: dict[str, Any], method_name: str, timestamp: str
+) -> str | None:
+    """The request's line as ``newsroom.ops.logs.JsonRenderer`` writes ``_log``'s event dict,
+    from its parts: the keys the line always has are written as they are, only the values are
+    escaped. None (the renderer's turn) for a bound key or value the renderer would write
+    otherwise."""
     parts = []
-    for key, value in (*fields.items(), ("event", event_dict["event"])):  # keys of this module's
+    for key, value in (*fields.items(), ("event", event)):  # keys of this module's
         kind = type(value)
         if kind is not str and kind is not int:
             return None
@@ -200,9 +211,7 @@ def _json_line(event_dict: dict[str, Any], fields: dict[str, Any], context: dict
         if key in _OWN_KEYS or type(key) is not str or (kind is not str and kind is not int):
             return None
         parts.append(f"{encode_basestring_ascii(key)}: {_json_value(value, kind)}")
-    parts.append(
-        f'"logger": "{REQUEST_LOGGER.name}", "level": "{event_dict["level"]}", "timestamp": "{event_dict["timestamp"]}"'
-    )
+    parts.append(f'"logger": "{REQUEST_LOGGER.name}", "level": "{method_name}", "timestamp": "{timestamp}"')
     return "{" + ", ".join(parts) + "}"
 
 
