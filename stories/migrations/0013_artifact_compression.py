@@ -9,8 +9,9 @@ def compress_with_lz4(apps, schema_editor):
 
     Every story page answered without the page cache reads one of them whole, and PostgreSQL
     decompresses it for each read: LZ4 takes about 30 us less than pglz for a 37 KB page here,
-    and keeps it a little smaller (11.7 KB against 12.7). Values already stored are written again so that they are LZ4 too. A
-    PostgreSQL built without LZ4 keeps pglz: the same values, read a little more slowly."""
+    and keeps it a little smaller (11.7 KB against 12.7). Values already stored are written
+    again so that they are LZ4 too. A PostgreSQL built without LZ4 keeps pglz: the same values,
+    read a little more slowly."""
     connection = schema_editor.connection
     if connection.vendor != "postgresql":
         return
