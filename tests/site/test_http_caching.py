@@ -7,9 +7,12 @@ from __future__ import annotations
 import datetime as dt
 import socket
 import uuid
+import warnings
 
 import pytest
+from django.core.cache.backends.base import CacheKeyWarning
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.db import connection
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
@@ -569,6 +572,15 @@ def test_the_redis_cache_makes_one_client_per_connection_pool_not_one_per_call()
 
     # Django's own backend makes a redis.Redis per call, at about 0.2 ms each with redis-py 8.
     assert backend._cache.get_client("a") is backend._cache.get_client("b", write=True)
+
+
+def test_the_redis_cache_takes_any_key_without_memcacheds_checks():
+    key = "a key memcached would refuse: " + "x" * 300
+    with pytest.warns(CacheKeyWarning):  # Django's own Redis backend checks every key
+        DjangoRedisCache(unreachable_redis(), {}).make_and_validate_key(key)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert RedisCache(unreachable_redis(), {}).make_and_validate_key(key) == f":1:{key}"
 
 
 @pytest.mark.redis
