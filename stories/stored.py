@@ -49,7 +49,7 @@ class Stored(NamedTuple):
 
 @lru_cache(maxsize=16)
 def _sql(artifact: str, keys: tuple[str, ...], vendor: str) -> str:
-    # ``vendor`` only keys the memo: quoting differs between databases.
+    # ``vendor`` keys the memo, as quoting and the artifact's read (CAST on SQLite) differ by database.
     meta = PublishedVersion._meta
     quote = connection.ops.quote_name
     column = meta.get_field
