@@ -21,7 +21,7 @@ from django.core.handlers.exception import convert_exception_to_response
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.module_loading import import_string
 
-from newsroom.ops.csp import admin_prefix
+from newsroom.ops.csp import is_admin_request
 
 GetResponse = Callable[[HttpRequest], HttpResponseBase]
 HOOKS = ("process_view", "process_exception", "process_template_response")
@@ -51,11 +51,6 @@ def scoped(applies: Callable[[HttpRequest], bool], *middleware: str) -> Callable
     return factory
 
 
-def _admin_request(request: HttpRequest) -> bool:
-    prefix = admin_prefix(getattr(request, "urlconf", None))
-    return prefix is not None and request.path.startswith(prefix)
-
-
 # For the admin's pages alone: its messages, the editor's time zone and its
 # Content-Security-Policy. The messages middleware cost every public page and API answer more
 # than any other entry of the stack, for messages only the admin adds and shows (the admin's
@@ -65,4 +60,4 @@ ADMIN_MIDDLEWARE = (
     "newsroom.usertime.DeskTimeZoneMiddleware",
     "newsroom.ops.csp.AdminContentSecurityPolicyMiddleware",
 )
-admin_middleware = scoped(_admin_request, *ADMIN_MIDDLEWARE)
+admin_middleware = scoped(is_admin_request, *ADMIN_MIDDLEWARE)

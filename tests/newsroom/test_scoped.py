@@ -7,15 +7,17 @@ import io
 import sys
 
 import pytest
+from django.contrib import admin
 from django.core.exceptions import ImproperlyConfigured
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_started
 from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse
 from django.test import RequestFactory
+from django.urls import path as url_path
 from django.urls import set_script_prefix
 
-from newsroom.ops.csp import admin_prefix
+from newsroom.ops.csp import admin_prefix, is_admin_request
 from newsroom.scoped import scoped
 
 
@@ -148,3 +150,15 @@ def test_the_admins_address_follows_the_script_prefix():
         assert admin_prefix(None) == "/admin/"
     finally:
         set_script_prefix("/")
+
+
+urlpatterns = [url_path("desk/", admin.site.urls)]
+
+
+def test_a_urlconf_that_puts_the_admin_elsewhere_moves_its_scope_with_it(settings):
+    factory = RequestFactory()
+    assert is_admin_request(factory.get("/admin/"))
+    settings.ROOT_URLCONF = __name__
+    assert is_admin_request(factory.get("/desk/login/"))
+    assert not is_admin_request(factory.get("/admin/"))
+    assert admin_prefix(None) == "/desk/"
