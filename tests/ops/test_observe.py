@@ -9,9 +9,10 @@ import re
 
 import pytest
 import structlog
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.urls import path
 
+from newsroom.ops.observe import charset_of
 from stories.models import Story
 from tests.factories import StoryFactory, publish_story
 from tests.ops.helpers import grown, records, scrape
@@ -171,3 +172,21 @@ def test_the_request_line_is_the_text_structlogs_renderer_writes(client, db, jso
         if '"req-text-1"' in line and '"request_finished"' in line and '"django_structlog.middlewares.request"' in line
     ]
     assert line == structlog.processors.JSONRenderer()(None, "info", json.loads(line))
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        HttpResponse("page"),
+        HttpResponse("page", content_type="text/plain; charset=latin-1"),
+        HttpResponse("page", content_type='text/plain; charset="utf-16"'),
+        HttpResponse("page", content_type="application/json"),
+        HttpResponse("page", content_type="text/plain", charset="iso-8859-15"),
+        HttpResponse(b"", headers={"Content-Type": "text/csv; CHARSET=ascii; header=present"}),
+    ],
+    ids=["default", "declared", "quoted", "none-declared", "given", "upper-case"],
+)
+def test_the_charset_counted_is_the_one_django_reads_from_the_response(response, settings):
+    assert charset_of(response) == response.charset
+    settings.DEFAULT_CHARSET = "windows-1252"  # read on each call, not remembered
+    assert charset_of(response) == response.charset
