@@ -208,10 +208,6 @@ def _log(level: int, event: str, fields: dict[str, Any]) -> None:
     write_complete(REQUEST_LOGGER, level, method_name, event_dict, json_line=line)
 
 
-def _json_value(value: str | int, kind: type) -> str:
-    return encode_basestring_ascii(value) if kind is str else int.__repr__(value)  # type: ignore[arg-type]
-
-
 # Keys the request's line sets itself: bound under one of these, a value moves or is dropped.
 _OWN_KEYS = frozenset({"code", "request", "user_agent", "event", "logger", "level", "timestamp"})
 
@@ -223,19 +219,27 @@ def _json_line(
     from its parts: the keys the line always has are written as they are, only the values are
     escaped. None (the renderer's turn) for a bound key or value the renderer would write
     otherwise."""
-    parts = []
-    for key, value in (*fields.items(), ("event", event)):  # keys of this module's
+    line = "{"
+    for key, value in fields.items():  # keys of this module's
         kind = type(value)
-        if kind is not str and kind is not int:
+        if kind is str:
+            line += f'"{key}": {encode_basestring_ascii(value)}, '
+        elif kind is int:
+            line += f'"{key}": {value}, '  # an int's text is its JSON
+        else:
             return None
-        parts.append(f'"{key}": {_json_value(value, kind)}')
+    line += f'"event": {encode_basestring_ascii(event)}, '
     for key, value in context.items():
         kind = type(value)
-        if key in _OWN_KEYS or type(key) is not str or (kind is not str and kind is not int):
+        if key in _OWN_KEYS or type(key) is not str:
             return None
-        parts.append(f"{encode_basestring_ascii(key)}: {_json_value(value, kind)}")
-    parts.append(f'"logger": "{REQUEST_LOGGER.name}", "level": "{method_name}", "timestamp": "{timestamp}"')
-    return "{" + ", ".join(parts) + "}"
+        if kind is str:
+            line += f"{encode_basestring_ascii(key)}: {encode_basestring_ascii(value)}, "
+        elif kind is int:
+            line += f"{encode_basestring_ascii(key)}: {value}, "
+        else:
+            return None
+    return line + f'"logger": "{REQUEST_LOGGER.name}", "level": "{method_name}", "timestamp": "{timestamp}"}}'
 
 
 def _note_exception(sender: Any = None, request: HttpRequest | None = None, **kwargs: Any) -> None:
