@@ -44,6 +44,7 @@ from django_structlog.middlewares.request import sync_streaming_content_wrapper
 from .lockout import client_ip
 from .logs import (
     REQUEST_ID_HEADER,
+    bind_request,
     bind_user,
     bound_context,
     clear_bound_context,
@@ -84,7 +85,7 @@ class RequestObservabilityMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         started = perf_counter()
         request.request_id = request_id_for(request)
-        structlog.contextvars.bind_contextvars(request_id=request.request_id, ip=client_ip(request))
+        bind_request(request.request_id, client_ip(request))
         try:
             if REQUEST_LOGGER.isEnabledFor(logging.DEBUG):
                 started_line = {"request": _request_line(request), "user_agent": request.META.get("HTTP_USER_AGENT")}

@@ -22,6 +22,7 @@ from django.urls import reverse
 from newsroom.celery import app as celery_app
 from newsroom.ops.logs import (
     JsonRenderer,
+    bind_request,
     bound_context,
     clear_bound_context,
     merge_bound_context,
@@ -206,6 +207,20 @@ def test_the_bound_context_reads_as_structlog_reads_it():
 
     assert structlog.contextvars.get_contextvars() == {}
     assert bound_context() == {}
+
+
+def test_the_requests_binding_is_structlogs_own():
+    """bind_request sets structlog's own variables: structlog reads, merges and unbinds them."""
+    bind_request("req-ctx-2", "198.51.100.7")
+    try:
+        assert structlog.contextvars.get_contextvars() == {"request_id": "req-ctx-2", "ip": "198.51.100.7"}
+        structlog.contextvars.unbind_contextvars("ip")
+        assert bound_context() == {"request_id": "req-ctx-2"}
+        structlog.contextvars.bind_contextvars(request_id="req-ctx-3")  # structlog's own bind
+        assert bound_context() == {"request_id": "req-ctx-3"}
+    finally:
+        clear_bound_context()
+    assert structlog.contextvars.get_contextvars() == {}
 
 
 def test_the_request_line_reaches_every_handler_once(client, db, json_lines, log_lines):
