@@ -1,7 +1,8 @@
 """``make bench``: every benchmark, each in its own process, printing its numbers.
 
     python bench/run.py                 # all of them, on SQLite and (when reachable) PostgreSQL
-    python bench/run.py import checks   # a selection: pages floor middleware api desk import checks supported load
+    python bench/run.py import checks   # a selection of: pages floor instructions middleware api desk
+                                        # import checks supported load
 
 Numbers, not assertions: read them beside the targets each line states. The machine's other
 load shows in them, so run this on a quiet machine.
@@ -48,6 +49,13 @@ SUITES: dict[str, list[tuple[str, list[str]]]] = {
             "the floor under wrk: a bare Django view, the stock stack, the project's hello, the story page cached "
             "and cold; PostgreSQL and Redis (hello >= 0.90 of stock; cached >= 0.70 and cold >= 0.45 of bare)",
             ["floor.py"],
+        )
+    ],
+    "instructions": [
+        (
+            "the floor's five targets in instructions per request under callgrind, in process: repeatable within "
+            "about 1% where wrk's rates swing by a fifth",
+            ["instructions.py"],
         )
     ],
     "middleware": [
