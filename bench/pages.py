@@ -36,6 +36,7 @@ Targets: warm story page >= 90% of hello; cold >= 50%.
 from __future__ import annotations
 
 import argparse
+import io
 import multiprocessing
 import os
 import secrets
@@ -96,30 +97,35 @@ def wsgi_app() -> Any:
     return serving_application()  # as newsroom/wsgi.py makes it
 
 
+def get(app: Any, url_path: str) -> None:
+    """A GET of ``url_path`` from the WSGI application, called directly; raises unless it is a 200."""
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": url_path,
+        "QUERY_STRING": "",
+        "REMOTE_ADDR": "127.0.0.1",
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": "127.0.0.1",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(),
+        "wsgi.errors": sys.stderr,
+    }
+    statuses = []
+    b"".join(app(environ, lambda status, headers, exc_info=None: statuses.append(status)))
+    if not statuses[0].startswith("200"):
+        raise RuntimeError(f"{url_path} answered {statuses[0]}")
+
+
 def cpu_per_request(url_path: str, *, requests: int) -> float:
     """Milliseconds of this process's CPU per request, calling the WSGI app directly: what the
     server spends on the page, without the network, the client or other load on the machine."""
-    import io
 
     app = wsgi_app()
 
     def call() -> None:
-        environ = {
-            "REQUEST_METHOD": "GET",
-            "PATH_INFO": url_path,
-            "QUERY_STRING": "",
-            "SERVER_NAME": "127.0.0.1",
-            "SERVER_PORT": "80",
-            "HTTP_HOST": "127.0.0.1",
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "wsgi.url_scheme": "http",
-            "wsgi.input": io.BytesIO(),
-            "wsgi.errors": sys.stderr,
-        }
-        statuses = []
-        b"".join(app(environ, lambda status, headers, exc_info=None: statuses.append(status)))
-        if not statuses[0].startswith("200"):
-            raise RuntimeError(f"{url_path} answered {statuses[0]}")
+        get(app, url_path)
 
     for _ in range(5):
         call()
