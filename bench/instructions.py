@@ -58,15 +58,12 @@ def serve(target: str, requests: int) -> None:
 
         app = get_wsgi_application()
 
-    def call() -> None:
-        pages.get(app, url_path)
-
     for _ in range(WARM_UP):
-        call()
+        pages.get(app, url_path)
     control = ["callgrind_control", "--instr=on", str(os.getpid())]
     subprocess.run(control, check=True, capture_output=True)
     for _ in range(requests):
-        call()
+        pages.get(app, url_path)
     control[1] = "--instr=off"
     subprocess.run(control, check=True, capture_output=True)
 
@@ -109,7 +106,10 @@ def run(requests: int) -> dict[str, Any]:
 
     env = floor.environment()
     floor.prepare(env)
-    counts = {target: count(target, env, requests) for target in TARGETS}
+    try:
+        counts = {target: count(target, env, requests) for target in TARGETS}
+    finally:
+        pages._delete_keys(env["CACHE_KEY_PREFIX"], url=floor.REDIS_URL)  # the cached page's keys
     return {"requests": requests, "counts": counts}
 
 
