@@ -19,13 +19,6 @@ from django.http import HttpRequest, HttpResponseBase
 from django.urls import NoReverseMatch, get_script_prefix, reverse
 
 
-def admin_prefix(urlconf: str | None) -> str | None:
-    """The admin's address, as ``request.path`` starts there: under the script prefix, which
-    ``reverse()`` includes (a site mounted at ``/news/`` has its admin at ``/news/admin/``)."""
-    route = admin_route(urlconf)
-    return None if route is None else get_script_prefix() + route[1:]
-
-
 def is_admin_request(request: HttpRequest) -> bool:
     """Whether the request is for the admin's pages. By ``path_info``, which leaves the script
     prefix out: reading that prefix (a thread's, kept by asgiref) cost more than the rest of

@@ -17,7 +17,7 @@ from django.test import RequestFactory
 from django.urls import path as url_path
 from django.urls import set_script_prefix
 
-from newsroom.ops.csp import admin_prefix, is_admin_request
+from newsroom.ops.csp import admin_route, is_admin_request
 from newsroom.scoped import scoped
 
 
@@ -142,12 +142,19 @@ def test_the_admin_mounted_under_a_script_prefix_keeps_its_own_middleware(admin_
     assert "Content-Security-Policy" in dict(headers)
 
 
-def test_the_admins_address_follows_the_script_prefix():
+def test_the_admins_scope_follows_the_script_prefix():
+    """The admin's route is found under a script prefix and kept without it: a request under the
+    prefix is matched by its path_info, whatever prefix the route was first found under."""
+    admin_route.cache_clear()
     try:
         set_script_prefix("/news/")
-        assert admin_prefix(None) == "/news/admin/"
+        assert admin_route(None) == "/admin/"
+        under_prefix = RequestFactory().get("/admin/", SCRIPT_NAME="/news/")
+        assert under_prefix.path == "/news/admin/"
+        assert is_admin_request(under_prefix)
+        assert not is_admin_request(RequestFactory().get("/about/", SCRIPT_NAME="/news/"))
         set_script_prefix("/")
-        assert admin_prefix(None) == "/admin/"
+        assert admin_route(None) == "/admin/"
     finally:
         set_script_prefix("/")
 
@@ -161,4 +168,4 @@ def test_a_urlconf_that_puts_the_admin_elsewhere_moves_its_scope_with_it(setting
     settings.ROOT_URLCONF = __name__
     assert is_admin_request(factory.get("/desk/login/"))
     assert not is_admin_request(factory.get("/admin/"))
-    assert admin_prefix(None) == "/desk/"
+    assert admin_route(None) == "/desk/"
