@@ -79,6 +79,13 @@ def environment() -> dict[str, str]:
     return env
 
 
+def stack_environment(env: dict[str, str], stack: str) -> dict[str, str]:
+    """The environment of ``bench/floor_site.py`` with ``stack`` ("none" or "stock"): the
+    project's, without its database and cache."""
+    bare = {key: value for key, value in env.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
+    return bare | {"DJANGO_SETTINGS_MODULE": "bench.floor_site", "BENCH_FLOOR_STACK": stack}
+
+
 def prepare(env: dict[str, str]) -> None:
     for command in (["migrate", "--no-input"], ["collectstatic", "--no-input"], ["load_demo"]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=BASE_DIR, env=env, check=True, capture_output=True)
@@ -110,14 +117,11 @@ def run(*, seconds: float, rounds: int, workers: int) -> dict[str, Any]:
     env = environment()
     prepare(env)
     log_dir = Path(tempfile.mkdtemp(prefix="bench-floor-logs-"))
-    floor_env = {key: value for key, value in env.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
-    floor_env |= {"DJANGO_SETTINGS_MODULE": "bench.floor_site"}
     floor_app = "django.core.wsgi:get_wsgi_application()"
     servers: dict[str, pages.Server] = {}
     try:
         for stack in ("none", "stock"):
-            stack_env = floor_env | {"BENCH_FLOOR_STACK": stack}
-            servers[stack] = pages.Server(stack_env, cache="on", workers=workers, app=floor_app)
+            servers[stack] = pages.Server(stack_environment(env, stack), cache="on", workers=workers, app=floor_app)
         servers["on"] = pages.Server(env, cache="on", workers=workers, log_path=log_dir / "cache-on.log")
         servers["off"] = pages.Server(env, cache="off", workers=workers, log_path=log_dir / "cache-off.log")
         for name in ("on", "off"):

@@ -32,6 +32,7 @@ BENCH_DIR = Path(__file__).resolve().parent
 BASE_DIR = BENCH_DIR.parent
 sys.path.insert(0, str(BASE_DIR))
 sys.path.insert(0, str(BENCH_DIR))
+import floor  # noqa: E402
 from common import postgres_available, redis_available  # noqa: E402
 
 from bench import pages  # noqa: E402
@@ -71,10 +72,7 @@ def serve(target: str, requests: int) -> None:
 def count(target: str, env: dict[str, str], requests: int) -> int:
     """Instructions per counted request of one target, from callgrind's own tally."""
     stack, cache, _ = TARGETS[target]
-    child_env = env | {"BENCH_PAGE_CACHE": cache}
-    if stack is not None:
-        child_env = {key: value for key, value in child_env.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
-        child_env |= {"DJANGO_SETTINGS_MODULE": "bench.floor_site", "BENCH_FLOOR_STACK": stack}
+    child_env = (env if stack is None else floor.stack_environment(env, stack)) | {"BENCH_PAGE_CACHE": cache}
     with tempfile.TemporaryDirectory(prefix="bench-instructions-") as scratch:
         report = Path(scratch) / "valgrind.txt"
         command = [
@@ -102,8 +100,6 @@ def count(target: str, env: dict[str, str], requests: int) -> int:
 
 
 def run(requests: int) -> dict[str, Any]:
-    import floor
-
     env = floor.environment()
     floor.prepare(env)
     try:
