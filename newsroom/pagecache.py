@@ -19,6 +19,10 @@ Responses carry their tags in ``Cache-Tag`` and ``Surrogate-Key`` headers, so a 
 by tag; ``tags_changed`` hands the tags to the purge hook that ``settings.CACHE_PURGE_HOOK``
 names (by default one that does nothing).
 
+A client that takes gzip has pages of its own in the cache, kept compressed: a live story's
+forms as the gzip form stored with its version, other pages compressed once as they are kept.
+Both forms of a page say ``Vary: Accept-Encoding``, and each has its own ETag.
+
 ``PageCacheMiddleware`` answers a request for a stored page early, before the sessions, CSRF,
 users and messages middleware and the URL resolver run: none of them changes what a public
 page says, and a page served from the cache should cost less than the plainest view. The
@@ -28,8 +32,10 @@ to it.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import logging
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -58,8 +64,12 @@ TAG_KEY_PREFIX = "pages:tag:"
 UNTAGGED = "untagged"
 # Part of every page's key: raised whenever CachedPage changes shape, so that a release never
 # answers with a page an older release stored (2: Content-Length and X-Frame-Options added;
-# 3: the page records its generation, which left the key; 4: and its tag's generation).
-PAGE_FORMAT = 4
+# 3: the page records its generation, which left the key; 4: and its tag's generation; 5: pages
+# vary by Accept-Encoding, each form under a key of its own).
+PAGE_FORMAT = 5
+# Django's GZipMiddleware's and WhiteNoise's test of Accept-Encoding, the word gzip, except with a
+# weight of zero, which refuses it (RFC 9110 12.4.2).
+ACCEPTS_GZIP = re.compile(r"\bgzip\b(?!\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$))", re.IGNORECASE)
 # Headers that belong to one response, not to the page: never stored, recomputed on each hit.
 _PER_RESPONSE_HEADERS = {"set-cookie", "date", "etag", "last-modified", "cache-control", "content-length", "vary"}
 # Public HTML never needs a script: a second line of defence behind the markdown sanitizer.
@@ -105,6 +115,23 @@ def etag_of(content: bytes) -> str:
     """A page's strong ETag. SHA-256 runs on the CPU's SHA extensions where there are any: half
     blake2b's time for a 36 KB page here; still 20 us, so stored pages keep theirs."""
     return '"' + hashlib.sha256(content).hexdigest()[:32] + '"'
+
+
+def gzipped(content: bytes) -> bytes:
+    """Content's gzip form, made once (a story's artifacts when rendered, other pages when kept
+    in the page cache), never per response: the same bytes each time (no timestamp), at the
+    level that makes them smallest, since it is paid once."""
+    return gzip.compress(content, compresslevel=9, mtime=0)
+
+
+def gzip_etag(etag: str) -> str:
+    """The strong ETag of an artifact's gzip form: another representation, so another tag
+    (RFC 9110 8.8.3), derived from the artifact's own."""
+    return etag[:-1] + '-gzip"'
+
+
+def accepts_gzip(request: HttpRequest) -> bool:
+    return ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")) is not None
 
 
 def tags_changed(tags: list[str]) -> None:
@@ -182,13 +209,25 @@ class CachedPage:
     rendered_from: int
 
     @classmethod
-    def from_response(cls, response: HttpResponse, gen: int, rendered_from: int) -> CachedPage:
+    def from_response(
+        cls, response: HttpResponse, gen: int, rendered_from: int, *, compress: bool = False
+    ) -> CachedPage:
+        """The page a view rendered; compressed when it is kept for a client that takes gzip
+        (once, as it is stored), unless it is too short to gain, as Django's GZipMiddleware
+        judges."""
         stamp = response.get("Last-Modified")
         content = response.content
+        headers = tuple((name, value) for name, value in response.items() if name.lower() not in _PER_RESPONSE_HEADERS)
+        etag = etag_of(content)
+        if compress and len(content) >= 200:
+            compressed = gzipped(content)
+            if len(compressed) < len(content):
+                content, etag = compressed, gzip_etag(etag)
+                headers += (("Content-Encoding", "gzip"),)
         ready = ReadyPage(
             content,
-            tuple((name, value) for name, value in response.items() if name.lower() not in _PER_RESPONSE_HEADERS),
-            etag_of(content),
+            headers,
+            etag,
             # A page that does not say when its content changed has changed with the generation.
             parse_http_date(stamp) if stamp else gen // 1_000_000_000,
             page_tag(response),
@@ -209,6 +248,9 @@ class CachedPage:
         if frame_options:
             headers.append(("X-Frame-Options", getattr(settings, "X_FRAME_OPTIONS", "DENY").upper()))
         headers += [
+            # Its key says whether the client takes gzip (page_key): so must its headers, for
+            # browsers' and CDNs' caches.
+            ("Vary", "Accept-Encoding"),
             ("ETag", etag),
             ("Last-Modified", http_date(last_modified)),
             (
@@ -233,10 +275,11 @@ def page_tag(response: HttpResponseBase) -> str:
 
 def page_key(request: HttpRequest, query: Iterable[str]) -> str:
     # Only the parameters a view reads take part in the key, so ?utm_source=... shares the
-    # page and cannot be used to fill the cache with copies.
+    # page and cannot be used to fill the cache with copies. A client that takes gzip gets a
+    # page of its own: a story's forms are sent to it compressed.
     params = urlencode(sorted((name, request.GET[name]) for name in query if name in request.GET))
     digest = hashlib.sha256(f"{request.path}?{params}".encode()).hexdigest()
-    return f"pages:{PAGE_FORMAT}:{digest}"
+    return f"pages:{PAGE_FORMAT}:{digest}:gzip" if accepts_gzip(request) else f"pages:{PAGE_FORMAT}:{digest}"
 
 
 @dataclass
@@ -336,7 +379,8 @@ def public_page(view: View | None = None, *, query: Iterable[str] = (), store: b
                         or "private" in response.get("Cache-Control", "")
                     ):
                         return response
-                    page = CachedPage.from_response(response, looked.generation, looked.started)
+                    compress = looked.key is not None and accepts_gzip(request)  # once, when kept
+                    page = CachedPage.from_response(response, looked.generation, looked.started, compress=compress)
                 if looked.key:
                     try:
                         cache.set(looked.key, page, settings.PAGE_CACHE_SECONDS)

@@ -24,7 +24,15 @@ from django.views.decorators.http import require_safe
 
 from editions.models import Edition
 from newsroom.models import Beat, Newsroom, ReuseTerms
-from newsroom.pagecache import ReadyPage, last_modified, private_response, public_page, tag_headers, tagged
+from newsroom.pagecache import (
+    ReadyPage,
+    accepts_gzip,
+    last_modified,
+    private_response,
+    public_page,
+    tag_headers,
+    tagged,
+)
 from stories import desk
 from stories.models import PublishedVersion, Story
 from stories.stored import Stored, stored_at
@@ -38,12 +46,12 @@ LLMS_STORIES = 50
 PREVIEW_PERMISSION = "stories.view_story"
 
 
-def _version_at(day: str, slug: str, field: str) -> Stored | None:
+def _version_at(day: str, slug: str, field: str, *, compressed: bool = False) -> Stored | None:
     try:
         dateline = date.fromisoformat(day)
     except ValueError:
         raise Http404("No such date") from None
-    return stored_at(dateline=dateline, slug=slug, artifact=field)
+    return stored_at(dateline=dateline, slug=slug, artifact=field, compressed=compressed)
 
 
 def _preview(request: HttpRequest, day: str, slug: str) -> Story | None:
@@ -95,16 +103,21 @@ class NotLive(Exception):
 @public_page
 def live_story(request: HttpRequest, date: str, slug: str, form: str = "") -> ReadyPage:
     """A live story's page or twin, exactly as stored when it was published, with the ETag
-    stored beside it; raises NotLive.
+    stored beside it; in the gzip form stored beside it for a client that takes gzip. Raises
+    NotLive.
 
-    Answered for every reader alike, so it reads nothing of the request but its address:
-    ``public.middleware.LiveStoryMiddleware`` calls it before sessions and users are set up."""
+    Answered for every reader alike, so it reads nothing of the request but its address and
+    whether it takes gzip: ``public.middleware.LiveStoryMiddleware`` calls it before sessions
+    and users are set up."""
     field, content_type = FORMS[form]
-    version = _version_at(date, slug, field)
+    compressed = accepts_gzip(request)
+    version = _version_at(date, slug, field, compressed=compressed)
     if version is None or not version.is_live:
         raise NotLive(version)
     tag = f"story-{version.desk_id}"
     headers = (("Content-Type", content_type), ("Link", _link_header(version.absolute_url())), *tag_headers([tag]))
+    if compressed:
+        headers += (("Content-Encoding", "gzip"),)
     return ReadyPage(version.artifact, headers, version.etag, int(version.modified_at.timestamp()), tag)
 
 

@@ -18,7 +18,7 @@ from manifests.models import Manifest
 from newsroom.cleantext import text_problem
 from newsroom.dberrors import unique_violation
 from newsroom.models import Beat, Disclosure, Label, Newsroom, SiteText, Writer
-from newsroom.pagecache import etag_of
+from newsroom.pagecache import etag_of, gzipped
 from newsroom.roles import may_publish, may_write
 
 from . import desk, labels
@@ -560,6 +560,9 @@ def _fill_version(version: PublishedVersion, document: dict[str, Any], *, withdr
     version.page_html_etag = etag_of(version.page_html.encode())
     version.document_etag = etag_of(version.document.encode())
     version.markdown_etag = etag_of(version.markdown.encode())
+    version.page_html_gzip = gzipped(version.page_html.encode())
+    version.document_gzip = gzipped(version.document.encode())
+    version.markdown_gzip = gzipped(version.markdown.encode())
     version.correction_count = len(document.get("corrections", []))
 
 
