@@ -4,6 +4,10 @@ page cache and the story page from its stored artifact (page cache cold), under 
 
     .venv/bin/python bench/floor.py                          # 6 rounds of 3 s per target and pair
     .venv/bin/python bench/floor.py --rounds 10 --seconds 4
+    .venv/bin/python bench/floor.py --accept-encoding ''      # requests that take no gzip
+
+Every request carries the Accept-Encoding readers' browsers send (Chromium's) unless told
+otherwise: a story's page then goes out as the gzip form stored with it (7.8 KB, not 37 KB).
 
 Four gunicorn servers, each the same command (2 sync workers, 127.0.0.1), only one loaded at a
 time; wrk (16 connections) measures each ratio's two targets back to back, one first in even
@@ -26,6 +30,7 @@ middleware; story cold >= 45% of no middleware.
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import re
 import secrets
@@ -91,10 +96,11 @@ def prepare(env: dict[str, str]) -> None:
         subprocess.run([sys.executable, "manage.py", *command], cwd=BASE_DIR, env=env, check=True, capture_output=True)
 
 
-def wrk(port: int, url_path: str, seconds: float) -> float:
+def wrk(port: int, url_path: str, seconds: float, accept_encoding: str) -> float:
     """Requests per second wrk gets at CONNECTIONS connections; any error or non-2xx stops the run."""
+    headers = ["-H", f"Accept-Encoding: {accept_encoding}"] if accept_encoding else []
     result = subprocess.run(
-        ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds:g}s", f"http://127.0.0.1:{port}{url_path}"],
+        ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds:g}s", *headers, f"http://127.0.0.1:{port}{url_path}"],
         check=True,
         capture_output=True,
         text=True,
@@ -105,15 +111,18 @@ def wrk(port: int, url_path: str, seconds: float) -> float:
     return float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
 
 
-def check(server: pages.Server, url_path: str, expected: bytes) -> None:
+def check(server: pages.Server, url_path: str, expected: bytes, accept_encoding: str) -> None:
+    request = urllib.request.Request(server.url(url_path), headers={"Accept-Encoding": accept_encoding})
     for _ in range(3):  # the first may fill the page cache, the others are answered from it
-        with urllib.request.urlopen(server.url(url_path), timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=10) as response:
             body = response.read()
+            if response.headers.get("Content-Encoding") == "gzip":
+                body = gzip.decompress(body)
             if response.status != 200 or expected not in body or "X-Request-ID" not in response.headers:
                 raise RuntimeError(f"{url_path} does not answer as it should")
 
 
-def run(*, seconds: float, rounds: int, workers: int) -> dict[str, Any]:
+def run(*, seconds: float, rounds: int, workers: int, accept_encoding: str) -> dict[str, Any]:
     env = environment()
     prepare(env)
     log_dir = Path(tempfile.mkdtemp(prefix="bench-floor-logs-"))
@@ -125,8 +134,8 @@ def run(*, seconds: float, rounds: int, workers: int) -> dict[str, Any]:
         servers["on"] = pages.Server(env, cache="on", workers=workers, log_path=log_dir / "cache-on.log")
         servers["off"] = pages.Server(env, cache="off", workers=workers, log_path=log_dir / "cache-off.log")
         for name in ("on", "off"):
-            check(servers[name], pages.HELLO, b"hello")
-            check(servers[name], pages.STORY, b"Agent training gets practical")
+            check(servers[name], pages.HELLO, b"hello", accept_encoding)
+            check(servers[name], pages.STORY, b"Agent training gets practical", accept_encoding)
         plan = {
             "no middleware": (servers["none"], pages.HELLO),
             "stock stack": (servers["stock"], pages.HELLO),
@@ -148,7 +157,7 @@ def run(*, seconds: float, rounds: int, workers: int) -> dict[str, Any]:
                 rate = {}
                 for name in order:
                     server, url_path = plan[name]
-                    rate[name] = wrk(server.port, url_path, seconds)
+                    rate[name] = wrk(server.port, url_path, seconds, accept_encoding)
                     samples[name].append(rate[name])
                 pairs[label].append(rate[top] / rate[bottom])
         log_lines = sum(len((log_dir / f"cache-{name}.log").read_bytes().splitlines()) for name in ("on", "off"))
@@ -162,7 +171,8 @@ def run(*, seconds: float, rounds: int, workers: int) -> dict[str, Any]:
     print(
         f"floor  gunicorn {workers} sync workers per server, wrk {CONNECTIONS} connections, {rounds} rounds x "
         f"{seconds:g} s, each ratio's pair back to back; PostgreSQL, Redis cache, production settings, JSON "
-        f"logs to a file ({log_lines:,} lines); load average {load_average} on {os.cpu_count()} CPUs",
+        f"logs to a file ({log_lines:,} lines); Accept-Encoding: {accept_encoding or '(none)'}; load average "
+        f"{load_average} on {os.cpu_count()} CPUs",
         flush=True,
     )
     for name, rate in rates.items():
@@ -186,11 +196,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="one wrk run (default 3)")
     parser.add_argument("--rounds", type=int, default=6, help="rounds over the three pairs (default 6)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers per server (default 2)")
+    parser.add_argument(
+        "--accept-encoding",
+        default=pages.BROWSER_ACCEPT_ENCODING,
+        help=f"each request's Accept-Encoding; '' for none (default: a browser's, {pages.BROWSER_ACCEPT_ENCODING!r})",
+    )
     args = parser.parse_args(argv)
     if not (postgres_available() and redis_available() and shutil.which("wrk")):
         print("floor  needs PostgreSQL on 127.0.0.1:5432, Redis on 127.0.0.1:6379 and wrk: not run")
         return 0
-    run(seconds=args.seconds, rounds=args.rounds, workers=args.workers)
+    run(seconds=args.seconds, rounds=args.rounds, workers=args.workers, accept_encoding=args.accept_encoding)
     return 0
 
 

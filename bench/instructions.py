@@ -11,6 +11,9 @@ not counted: this is the web process's own work, the part the project's code dec
 
     .venv/bin/python bench/instructions.py                  # 400 counted requests per target
     .venv/bin/python bench/instructions.py --requests 1000
+    .venv/bin/python bench/instructions.py --accept-encoding ''   # requests that take no gzip
+
+Each request carries a browser's Accept-Encoding unless told otherwise, as in the floor bench.
 
 It needs valgrind (Debian's package), PostgreSQL on 127.0.0.1:5432 (database ``newsroom_floor``,
 made anew, as the floor bench makes it) and Redis on 127.0.0.1:6379.
@@ -48,7 +51,7 @@ TARGETS = {
 }
 
 
-def serve(target: str, requests: int) -> None:
+def serve(target: str, requests: int, accept_encoding: str) -> None:
     """In the child, under valgrind: the target's application, warmed up, then ``requests``
     counted requests."""
     stack, _, url_path = TARGETS[target]
@@ -60,16 +63,16 @@ def serve(target: str, requests: int) -> None:
         app = get_wsgi_application()
 
     for _ in range(WARM_UP):
-        pages.get(app, url_path)
+        pages.get(app, url_path, accept_encoding=accept_encoding)
     control = ["callgrind_control", "--instr=on", str(os.getpid())]
     subprocess.run(control, check=True, capture_output=True)
     for _ in range(requests):
-        pages.get(app, url_path)
+        pages.get(app, url_path, accept_encoding=accept_encoding)
     control[1] = "--instr=off"
     subprocess.run(control, check=True, capture_output=True)
 
 
-def count(target: str, env: dict[str, str], requests: int) -> int:
+def count(target: str, env: dict[str, str], requests: int, accept_encoding: str) -> int:
     """Instructions per counted request of one target, from callgrind's own tally."""
     stack, cache, _ = TARGETS[target]
     child_env = (env if stack is None else floor.stack_environment(env, stack)) | {"BENCH_PAGE_CACHE": cache}
@@ -87,6 +90,7 @@ def count(target: str, env: dict[str, str], requests: int) -> int:
             target,
             "--requests",
             str(requests),
+            f"--accept-encoding={accept_encoding}",
         ]
         # The site's request lines go to the child's stderr: into a file nobody reads here.
         with (Path(scratch) / "site.log").open("wb") as site_log:
@@ -99,11 +103,11 @@ def count(target: str, env: dict[str, str], requests: int) -> int:
         return int(collected.group(1)) // requests
 
 
-def run(requests: int) -> dict[str, Any]:
+def run(requests: int, accept_encoding: str) -> dict[str, Any]:
     env = floor.environment()
     floor.prepare(env)
     try:
-        counts = {target: count(target, env, requests) for target in TARGETS}
+        counts = {target: count(target, env, requests, accept_encoding) for target in TARGETS}
     finally:
         pages._delete_keys(env["CACHE_KEY_PREFIX"], url=floor.REDIS_URL)  # the cached page's keys
     return {"requests": requests, "counts": counts}
@@ -112,20 +116,21 @@ def run(requests: int) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=400)
+    parser.add_argument("--accept-encoding", default=pages.BROWSER_ACCEPT_ENCODING)
     parser.add_argument("--serve", choices=TARGETS, help=argparse.SUPPRESS)  # the child's part
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, args.requests)
+        serve(args.serve, args.requests, args.accept_encoding)
         return 0
     if not (shutil.which("valgrind") and postgres_available() and redis_available()):
         print("instructions  needs valgrind, PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379: not run")
         return 0
-    result = run(args.requests)
+    result = run(args.requests, args.accept_encoding)
     counts = result["counts"]
     print(
         f"instructions  per request, in process under callgrind, {result['requests']} counted after {WARM_UP}; "
         "production settings, PostgreSQL, Redis cache, JSON logs (the kernel's, PostgreSQL's and Redis's work "
-        "not counted)"
+        f"not counted); Accept-Encoding: {args.accept_encoding or '(none)'}"
     )
     for target, instructions in counts.items():
         print(f"instructions  {target:15s} {instructions:>10,}")

@@ -58,6 +58,8 @@ BENCH_DIR = Path(__file__).resolve().parent
 BASE_DIR = BENCH_DIR.parent
 STORY = "/stories/2026-10-16/agent-training-stack/"
 HELLO = "/__bench__/hello/"
+# What Chromium sends with every request: readers' browsers all take gzip.
+BROWSER_ACCEPT_ENCODING = "gzip, deflate, br, zstd"
 TARGETS = {"cached": 0.90, "uncached": 0.50}
 DATABASE_NAMES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
 CACHE_NAMES = {"locmem": "local-memory cache", "redis": "Redis cache"}
@@ -97,8 +99,9 @@ def wsgi_app() -> Any:
     return serving_application()  # as newsroom/wsgi.py makes it
 
 
-def get(app: Any, url_path: str) -> None:
-    """A GET of ``url_path`` from the WSGI application, called directly; raises unless it is a 200."""
+def get(app: Any, url_path: str, *, accept_encoding: str = "") -> None:
+    """A GET of ``url_path`` from the WSGI application, called directly, with this
+    Accept-Encoding if any; raises unless it is a 200."""
     environ = {
         "REQUEST_METHOD": "GET",
         "PATH_INFO": url_path,
@@ -112,6 +115,8 @@ def get(app: Any, url_path: str) -> None:
         "wsgi.input": io.BytesIO(),
         "wsgi.errors": sys.stderr,
     }
+    if accept_encoding:
+        environ["HTTP_ACCEPT_ENCODING"] = accept_encoding
     statuses = []
     b"".join(app(environ, lambda status, headers, exc_info=None: statuses.append(status)))
     if not statuses[0].startswith("200"):
