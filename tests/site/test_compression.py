@@ -13,9 +13,9 @@ from django.apps import apps
 
 from newsroom.pagecache import accepts_gzip, etag_of, gzip_etag, gzipped
 from stories.models import PublishedVersion
-from stories.services import story_add_correction
+from stories.services import story_add_correction, story_retract
 
-from .routes import NEWSROOM, PUBLIC_ROUTES, TRAINING
+from .routes import AGENTIC, LISTINGS, NEWSROOM, PUBLIC_ROUTES, TRAINING
 from .test_story_page_queries import STORY_PAGE_QUERIES
 
 GZIP = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br, zstd"}  # what browsers send
@@ -120,6 +120,24 @@ def test_a_correction_stores_new_gzip_forms(client, demo, admin_user, django_cap
     assert after["ETag"] != before["ETag"]
     assert "Fixed a figure." in gzip.decompress(after.content).decode()
     assert gzip.decompress(after.content) == client.get(TRAINING).content
+
+
+def test_a_retracted_storys_compressed_forms_leave_the_cache_with_it(
+    client, demo, admin_user, django_capture_on_commit_callbacks
+):
+    forms = [AGENTIC + form for form in STORY_FORMS]
+    listings = [path for path in LISTINGS if not path.startswith("/search/")]  # search is not kept
+    for path in [*forms, *listings]:  # kept, compressed
+        assert client.get(path, **GZIP)["Content-Encoding"] == "gzip"
+
+    with django_capture_on_commit_callbacks(execute=True):
+        story_retract(story=demo["agentic-rl-production"], user=admin_user, reason="Sources withdrawn.")
+
+    for path in forms:
+        assert client.get(path, **GZIP).status_code == 410
+    for path in listings:
+        response = client.get(path, **GZIP)
+        assert b"agentic-rl-production" not in gzip.decompress(response.content), path
 
 
 @pytest.mark.parametrize("path", [path for path in PUBLIC_ROUTES if "/stories/" not in path])
